@@ -1,0 +1,86 @@
+// The seam between the compiler and the runtime.
+//
+// The interpreter compiles every lambda into a FunctionCode and every block
+// literal into a BlockCode; the runtime only ever calls them through these
+// two interfaces. A function *value* is a Closure: the code plus the values
+// it captured (flat closures: each captured variable is copied once, when
+// the closure is made, so a body reads it at a fixed index with no lookup).
+// A block *value* is a BlockValue: the code plus the slots of the frame it
+// was made in, which its statements read when the block finally runs.
+#pragma once
+
+#include <cstdint>
+#include <new>
+
+#include "runtime/source_loc.hpp"
+#include "runtime/value.hpp"
+
+namespace humus::rt {
+
+struct Context;
+struct Closure;
+struct BlockValue;
+
+class FunctionCode {
+ public:
+  explicit FunctionCode(SourceLoc loc) : loc(loc) {}
+  virtual ~FunctionCode() = default;
+  // Applies the function: its result, or ? when `arg` does not match the parameter pattern.
+  virtual Value apply(const Closure& self, const Value& arg, Context& cx) const = 0;
+  // Applies the function to a message and runs the block it yields as the body of
+  // the current message-event. False when the message did not match (unhandled).
+  virtual bool run_behavior(const Closure& self, const Value& msg, Context& cx) const = 0;
+
+  SourceLoc loc;
+};
+
+class BlockCode {
+ public:
+  explicit BlockCode(SourceLoc loc) : loc(loc) {}
+  virtual ~BlockCode() = default;
+  virtual void run(const BlockValue& self, Context& cx) const = 0;
+
+  SourceLoc loc;
+};
+
+// Objects with a trailing array of Values, allocated in one piece.
+struct Closure : Object {
+  const FunctionCode* code;
+  uint32_t count;
+  Value* captures() { return reinterpret_cast<Value*>(this + 1); }
+  const Value* captures() const { return reinterpret_cast<const Value*>(this + 1); }
+
+  // A closure with `n` empty capture slots, to be filled by the caller.
+  static Closure* make(const FunctionCode* code, uint32_t n);
+  void destroy_fields(void (*drop)(Value&));
+
+ private:
+  Closure(const FunctionCode* c, uint32_t n) : Object(ObjKind::Closure), code(c), count(n) {}
+};
+
+struct BlockValue : Object {
+  const BlockCode* code;
+  Value closure;  // the function whose frame the block was made in (may be empty)
+  uint32_t count;
+  Value* saved() { return reinterpret_cast<Value*>(this + 1); }
+  const Value* saved() const { return reinterpret_cast<const Value*>(this + 1); }
+
+  static BlockValue* make(const BlockCode* code, Value closure, uint32_t n);
+
+ private:
+  BlockValue(const BlockCode* c, Value cl, uint32_t n)
+      : Object(ObjKind::Block), code(c), closure(std::move(cl)), count(n) {}
+};
+
+// A built-in function written in C++. `fn2`, when set, takes the two halves
+// of a pair argument directly, so `add(a, b)` needs no pair allocation.
+struct Native : Object {
+  using Fn1 = Value (*)(const Value& arg);
+  using Fn2 = Value (*)(const Value& a, const Value& b);
+  const char* name;
+  Fn1 fn;
+  Fn2 fn2;
+  Native(const char* n, Fn1 f, Fn2 f2) : Object(ObjKind::Native), name(n), fn(f), fn2(f2) {}
+};
+
+}  // namespace humus::rt

@@ -1,0 +1,15 @@
+// Printing values in the notation of LANGUAGE.md section 11 (humus_js's).
+// Iterative: a list of ten million elements, or one nested ten thousand deep
+// in its heads, prints without recursion on the C++ stack.
+#pragma once
+
+#include <string>
+
+#include "runtime/value.hpp"
+
+namespace humus::rt {
+
+void print_value(std::string& out, const Value& v);
+std::string to_string(const Value& v);
+
+}  // namespace humus::rt

@@ -1,0 +1,171 @@
+// Values: one 64-bit tagged word (LANGUAGE.md section 2).
+//
+// The common values never touch the heap or a reference count:
+//
+//   ...xxxxxxx1   small integer, 63-bit two's complement (n << 1 | 1)
+//   ...ssss0110   symbol with id s (interned, see symbols.hpp)
+//   ...00kk0010   constant: k = 0 NIL, 1 TRUE, 2 FALSE, 3 ? (undefined)
+//   ...pppppp00   pointer to a heap Object (8-byte aligned); 0 is "empty"
+//
+// Heap objects (pairs, big integers, actors, closures, blocks, natives) carry
+// an atomic reference count, because values cross worker threads freely.
+// Objects flagged immortal (built-ins, values stored in globals) are never
+// counted: a shared global must not turn every use into a cache-line
+// transfer between cores. Freeing is iterative (see value.cpp), so dropping
+// a list of ten million elements does not recurse on the C++ stack.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <utility>
+
+namespace humus::rt {
+
+enum class ObjKind : uint8_t {
+  Pair,
+  BigInt,
+  Actor,
+  Closure,   // a function: compiled code + captured values
+  Block,     // a block value: compiled statements + saved frame
+  Native,    // a built-in function implemented in C++
+};
+
+struct Object {
+  static constexpr uint8_t kImmortal = 1;
+
+  std::atomic<uint32_t> refs{1};
+  ObjKind kind;
+  std::atomic<uint8_t> flags{0};
+  uint16_t spare = 0;  // free for the owner kind (Actor uses it)
+
+  explicit Object(ObjKind k) : kind(k) {}
+  bool immortal() const { return flags.load(std::memory_order_relaxed) & kImmortal; }
+  void make_immortal() { flags.fetch_or(kImmortal, std::memory_order_relaxed); }
+
+  void retain() {
+    // Relaxed: a new reference is made from an existing one, so the object
+    // is already visible to this thread.
+    if (!immortal()) refs.fetch_add(1, std::memory_order_relaxed);
+  }
+  void release();  // frees at zero (value.cpp)
+};
+
+// The kinds a program can observe (is_number, printing, equality).
+enum class Kind : uint8_t { Integer, Boolean, Nil, Undefined, Symbol, Pair, Actor, Function, Block };
+
+class Value {
+ public:
+  static constexpr int64_t kSmallMax = (int64_t(1) << 62) - 1;
+  static constexpr int64_t kSmallMin = -(int64_t(1) << 62);
+
+  constexpr Value() : bits_(0) {}  // "empty": an unbound slot, never seen by programs
+  ~Value() { drop(); }
+  Value(const Value& o) : bits_(o.bits_) { retain(); }
+  Value(Value&& o) noexcept : bits_(o.bits_) { o.bits_ = 0; }
+  Value& operator=(const Value& o) {
+    if (this != &o) {
+      Value tmp(o);
+      swap(tmp);
+    }
+    return *this;
+  }
+  Value& operator=(Value&& o) noexcept {
+    if (this != &o) {
+      drop();
+      bits_ = o.bits_;
+      o.bits_ = 0;
+    }
+    return *this;
+  }
+  void swap(Value& o) noexcept { std::swap(bits_, o.bits_); }
+
+  // ---- constants
+  static constexpr Value nil() { return Value(kNil); }
+  static constexpr Value truth() { return Value(kTrue); }
+  static constexpr Value falsity() { return Value(kFalse); }
+  static constexpr Value undefined() { return Value(kUndef); }
+  static constexpr Value boolean(bool b) { return Value(b ? kTrue : kFalse); }
+  static constexpr Value symbol(uint32_t id) { return Value((uint64_t(id) << 4) | 0x6); }
+  // A small integer; the caller guarantees kSmallMin <= n <= kSmallMax.
+  static constexpr Value small(int64_t n) { return Value((uint64_t(n) << 1) | 1); }
+  static constexpr bool fits_small(int64_t n) { return n >= kSmallMin && n <= kSmallMax; }
+
+  // Takes over one reference to `o` (as returned by a constructor).
+  static Value adopt(Object* o) { return Value(reinterpret_cast<uint64_t>(o)); }
+  // Makes a new reference to `o`.
+  static Value share(Object* o) {
+    o->retain();
+    return Value(reinterpret_cast<uint64_t>(o));
+  }
+
+  // ---- tests
+  bool empty() const { return bits_ == 0; }
+  bool is_small() const { return bits_ & 1; }
+  bool is_object() const { return (bits_ & 3) == 0 && bits_ != 0; }
+  bool is_nil() const { return bits_ == kNil; }
+  bool is_true() const { return bits_ == kTrue; }
+  bool is_false() const { return bits_ == kFalse; }
+  bool is_boolean() const { return bits_ == kTrue || bits_ == kFalse; }
+  bool is_undefined() const { return bits_ == kUndef; }
+  bool is_symbol() const { return (bits_ & 0xF) == 0x6; }
+  bool is(ObjKind k) const { return is_object() && object()->kind == k; }
+  bool is_pair() const { return is(ObjKind::Pair); }
+  bool is_bigint() const { return is(ObjKind::BigInt); }
+  bool is_integer() const { return is_small() || is_bigint(); }
+  bool is_actor() const { return is(ObjKind::Actor); }
+  bool is_function() const { return is(ObjKind::Closure) || is(ObjKind::Native); }
+  bool is_block() const { return is(ObjKind::Block); }
+  Kind kind() const;
+
+  // ---- access (preconditions: the matching test holds)
+  int64_t small_value() const { return int64_t(bits_) >> 1; }
+  uint32_t symbol_id() const { return uint32_t(bits_ >> 4); }
+  Object* object() const { return reinterpret_cast<Object*>(bits_); }
+  template <class T>
+  T* as() const { return static_cast<T*>(object()); }
+  uint64_t bits() const { return bits_; }
+
+  // Identity of the word: equal for equal immediates and for the same object.
+  bool same(const Value& o) const { return bits_ == o.bits_; }
+
+  // Gives up ownership without releasing (for intrusive structures).
+  Object* release_object() {
+    Object* o = object();
+    bits_ = 0;
+    return o;
+  }
+
+ private:
+  static constexpr uint64_t kNil = 0x02;
+  static constexpr uint64_t kTrue = 0x12;
+  static constexpr uint64_t kFalse = 0x22;
+  static constexpr uint64_t kUndef = 0x32;
+
+  explicit constexpr Value(uint64_t b) : bits_(b) {}
+  void retain() const {
+    if (is_object()) object()->retain();
+  }
+  void drop() {
+    if (is_object()) object()->release();
+  }
+
+  uint64_t bits_;
+};
+
+static_assert(sizeof(Value) == 8);
+
+// ---------------------------------------------------------------- pairs
+
+struct Pair : Object {
+  Value head;
+  Value tail;
+  Pair(Value h, Value t) : Object(ObjKind::Pair), head(std::move(h)), tail(std::move(t)) {}
+};
+
+inline Value make_pair(Value head, Value tail) {
+  return Value::adopt(new Pair(std::move(head), std::move(tail)));
+}
+inline const Value& head(const Value& p) { return p.as<Pair>()->head; }
+inline const Value& tail(const Value& p) { return p.as<Pair>()->tail; }
+
+}  // namespace humus::rt
