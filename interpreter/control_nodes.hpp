@@ -1,0 +1,98 @@
+// LET ... IN, IF/ELIF/ELSE and CASE. Each can sit in value position (eval),
+// statement position (exec) or be a behavior's body (exec_behavior); the
+// last two run the chosen branch in place, so a branch that is a block
+// literal never becomes a heap-allocated block value.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "interpreter/pattern_nodes.hpp"
+
+namespace humus::interp {
+
+class LetInNode final : public Node {
+ public:
+  LetInNode(rt::SourceLoc l, std::unique_ptr<Equation> eq, std::unique_ptr<Node> body)
+      : Node(l), eq_(std::move(eq)), body_(std::move(body)) {}
+  Value eval(Frame& f) const override {
+    bind(f);
+    return body_->eval(f);
+  }
+  void exec(Frame& f) const override {
+    bind(f);
+    body_->exec(f);
+  }
+  bool exec_behavior(Frame& f) const override {
+    bind(f);
+    return body_->exec_behavior(f);
+  }
+
+ private:
+  void bind(Frame& f) const;
+  std::unique_ptr<Equation> eq_;
+  std::unique_ptr<Node> body_;
+};
+
+class IfNode final : public Node {
+ public:
+  struct Branch {
+    std::unique_ptr<Equation> condition;
+    std::unique_ptr<Node> body;
+  };
+  IfNode(rt::SourceLoc l, std::vector<Branch> branches, std::unique_ptr<Node> otherwise)
+      : Node(l), branches_(std::move(branches)), else_(std::move(otherwise)) {}
+  Value eval(Frame& f) const override {
+    const Node* n = choose(f);
+    return n ? n->eval(f) : Value::undefined();
+  }
+  void exec(Frame& f) const override {
+    if (const Node* n = choose(f)) n->exec(f);
+  }
+  bool exec_behavior(Frame& f) const override {
+    const Node* n = choose(f);
+    return n ? n->exec_behavior(f) : false;
+  }
+
+ private:
+  const Node* choose(Frame& f) const {
+    for (const auto& b : branches_)
+      if (b.condition->holds(f)) return b.body.get();
+    return else_.get();
+  }
+  std::vector<Branch> branches_;
+  std::unique_ptr<Node> else_;
+};
+
+class CaseNode final : public Node {
+ public:
+  struct Alt {
+    std::unique_ptr<PatNode> pattern;
+    std::unique_ptr<Node> body;
+  };
+  CaseNode(rt::SourceLoc l, std::unique_ptr<Node> subject, std::vector<Alt> alts)
+      : Node(l), subject_(std::move(subject)), alts_(std::move(alts)) {}
+  Value eval(Frame& f) const override {
+    const Node* n = choose(f);
+    return n ? n->eval(f) : Value::undefined();
+  }
+  void exec(Frame& f) const override {
+    if (const Node* n = choose(f)) n->exec(f);
+  }
+  bool exec_behavior(Frame& f) const override {
+    const Node* n = choose(f);
+    return n ? n->exec_behavior(f) : false;
+  }
+
+ private:
+  const Node* choose(Frame& f) const {
+    Value v = subject_->eval(f);
+    for (const auto& a : alts_)
+      if (a.pattern->match(v, f)) return a.body.get();
+    return nullptr;
+  }
+  std::unique_ptr<Node> subject_;
+  std::vector<Alt> alts_;
+};
+
+}  // namespace humus::interp

@@ -1,0 +1,178 @@
+// Expression nodes (LANGUAGE.md section 3), one class per specialised case.
+#pragma once
+
+#include <atomic>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "interpreter/node.hpp"
+#include "runtime/code.hpp"
+#include "runtime/integer.hpp"
+#include "runtime/runtime.hpp"
+
+namespace humus::interp {
+
+class LambdaCode;
+
+// A literal: integer, symbol, string, TRUE, NIL, ... (immortal when boxed).
+class ConstNode final : public Node {
+ public:
+  ConstNode(rt::SourceLoc l, Value v) : Node(l), value_(std::move(v)) {
+    if (value_.is_object()) value_.object()->make_immortal();
+  }
+  Value eval(Frame&) const override { return value_; }
+
+ private:
+  Value value_;
+};
+
+// A variable in a slot of the current frame.
+class LocalNode final : public Node {
+ public:
+  LocalNode(rt::SourceLoc l, uint32_t slot, std::string name) : Node(l), slot_(slot), name_(std::move(name)) {}
+  Value eval(Frame& f) const override {
+    const Value& v = f.slots[slot_];
+    if (v.empty()) [[unlikely]]
+      unbound();
+    return v;
+  }
+
+ private:
+  [[noreturn]] void unbound() const;
+  uint32_t slot_;
+  std::string name_;
+};
+
+// A variable captured by the running closure.
+class CaptureNode final : public Node {
+ public:
+  CaptureNode(rt::SourceLoc l, uint32_t index) : Node(l), index_(index) {}
+  Value eval(Frame& f) const override { return f.closure->captures()[index_]; }
+
+ private:
+  uint32_t index_;
+};
+
+// A global: one atomic load from a slot that never moves.
+class GlobalNode final : public Node {
+ public:
+  GlobalNode(rt::SourceLoc l, const std::atomic<uint64_t>* cell, std::string name)
+      : Node(l), cell_(cell), name_(std::move(name)) {}
+  Value eval(Frame&) const override {
+    Value v = Value::from_immortal_bits(cell_->load(std::memory_order_acquire));
+    if (v.empty()) [[unlikely]]
+      undefined();
+    return v;
+  }
+
+ private:
+  [[noreturn]] void undefined() const;
+  const std::atomic<uint64_t>* cell_;
+  std::string name_;
+};
+
+// How a new closure fetches one captured value from the frame it is made in.
+struct CaptureSource {
+  enum class Kind : uint8_t { Slot, Capture, SelfFn, Sibling };
+  Kind kind;
+  uint32_t index = 0;                 // Slot, Capture
+  const LambdaCode* sibling = nullptr;  // Sibling
+};
+Value fetch_capture(const CaptureSource& src, Frame& f);
+
+// The captures of a function, filled while its body compiles; members of a
+// mutually recursive group share one list (so any member can rebuild another).
+struct CaptureList {
+  std::vector<CaptureSource> sources;
+};
+
+// The running function itself (a recursive reference: no capture, no cycle).
+class SelfFnNode final : public Node {
+ public:
+  using Node::Node;
+  Value eval(Frame& f) const override { return Value::share(const_cast<rt::Closure*>(f.closure)); }
+};
+
+// Another member of the running function's recursive group.
+class SiblingNode final : public Node {
+ public:
+  SiblingNode(rt::SourceLoc l, const LambdaCode* code) : Node(l), code_(code) {}
+  Value eval(Frame& f) const override;
+
+ private:
+  const LambdaCode* code_;
+};
+
+class SelfActorNode final : public Node {
+ public:
+  using Node::Node;
+  Value eval(Frame& f) const override;
+};
+
+class NowNode final : public Node {
+ public:
+  using Node::Node;
+  Value eval(Frame& f) const override { return rt::make_integer(f.cx.rt.now_ms()); }
+};
+
+// \pattern.body: makes a closure holding its captured values.
+class LambdaNode final : public Node {
+ public:
+  LambdaNode(rt::SourceLoc l, const LambdaCode* code, std::shared_ptr<const CaptureList> captures)
+      : Node(l), code_(code), captures_(std::move(captures)) {}
+  Value eval(Frame& f) const override;
+  const LambdaCode* code() const { return code_; }
+
+ private:
+  const LambdaCode* code_;
+  std::shared_ptr<const CaptureList> captures_;
+};
+
+// f(x), f(), and f(a, b, ...) when the pair can't be skipped.
+class CallNode final : public Node {
+ public:
+  CallNode(rt::SourceLoc l, std::unique_ptr<Node> fn, std::unique_ptr<Node> arg)
+      : Node(l), fn_(std::move(fn)), arg_(std::move(arg)) {}
+  Value eval(Frame& f) const override;
+
+ private:
+  std::unique_ptr<Node> fn_;
+  std::unique_ptr<Node> arg_;  // null: NIL
+};
+
+// f(a, b...): a built-in with a two-argument entry gets a and b directly,
+// without the pair (add(n, 1) allocates nothing); anything else gets the pair.
+class Call2Node final : public Node {
+ public:
+  Call2Node(rt::SourceLoc l, std::unique_ptr<Node> fn, std::unique_ptr<Node> a, std::unique_ptr<Node> b)
+      : Node(l), fn_(std::move(fn)), a_(std::move(a)), b_(std::move(b)) {}
+  Value eval(Frame& f) const override;
+
+ private:
+  std::unique_ptr<Node> fn_, a_, b_;
+};
+
+// e1, e2, ..., en: right-nested pairs, built from the back (no recursion).
+class TupleNode final : public Node {
+ public:
+  TupleNode(rt::SourceLoc l, std::vector<std::unique_ptr<Node>> elems) : Node(l), elems_(std::move(elems)) {}
+  Value eval(Frame& f) const override;
+
+ private:
+  std::vector<std::unique_ptr<Node>> elems_;
+};
+
+class NewNode final : public Node {
+ public:
+  NewNode(rt::SourceLoc l, std::unique_ptr<Node> beh) : Node(l), beh_(std::move(beh)) {}
+  Value eval(Frame& f) const override;
+
+ private:
+  std::unique_ptr<Node> beh_;
+};
+
+// Applies a function value (Closure or Native) to an argument.
+Value apply_function(const Value& fn, const Value& arg, rt::Context& cx, const rt::SourceLoc& loc);
+
+}  // namespace humus::interp

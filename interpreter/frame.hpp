@@ -1,0 +1,56 @@
+// A frame: the slots of one function application (or one top-level
+// statement), plus the closure whose body is running and the event context.
+//
+// The compiler gives every parameter and every block-local name of a
+// function body a slot number, so variables are read by index, never by
+// name. Frames live on the C++ stack (alloca): calling a function allocates
+// nothing on the heap.
+#pragma once
+
+#include <alloca.h>
+
+#include <cstdint>
+#include <memory>
+
+#include "runtime/code.hpp"
+#include "runtime/context.hpp"
+
+namespace humus::interp {
+
+using rt::Value;
+
+// Filled in when the compiler finishes a function body; shared by the
+// function's code and the block literals in it (they run in the same layout).
+struct FrameLayout {
+  uint32_t slots = 0;
+};
+
+struct Frame {
+  Value* slots;
+  const rt::Closure* closure;  // the running function (captures, self-reference); null at top level
+  rt::Context& cx;
+};
+
+// Destroys the slots of a stack frame when it goes out of scope.
+class SlotGuard {
+ public:
+  SlotGuard(Value* slots, uint32_t n) : slots_(slots), n_(n) { std::uninitialized_value_construct_n(slots, n); }
+  ~SlotGuard() { std::destroy_n(slots_, n_); }
+  SlotGuard(const SlotGuard&) = delete;
+  SlotGuard& operator=(const SlotGuard&) = delete;
+
+ private:
+  Value* slots_;
+  uint32_t n_;
+};
+
+}  // namespace humus::interp
+
+// Declares Frame `name` with `n` empty slots on the caller's stack. A macro
+// because alloca must run in the frame that owns the memory.
+#define HUMUS_FRAME(name, n, closure, cx)                                               \
+  const uint32_t name##_count = (n);                                                    \
+  ::humus::rt::Value* name##_slots =                                                    \
+      static_cast<::humus::rt::Value*>(alloca(sizeof(::humus::rt::Value) * (name##_count ? name##_count : 1))); \
+  ::humus::interp::SlotGuard name##_guard(name##_slots, name##_count);                  \
+  ::humus::interp::Frame name { name##_slots, (closure), (cx) }

@@ -1,0 +1,52 @@
+// A compiled top-level statement, and the arena that keeps compiled code alive.
+//
+// Function and block values point at their code (and print its source
+// location), so compiled code lives as long as the runtime: the arena owns
+// every LambdaCode and every top-level statement, and the sources they came from.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "grammar/ast.hpp"
+#include "interpreter/stmt_nodes.hpp"
+
+namespace humus::interp {
+
+struct TopStmt {
+  ast::Loc loc;
+  rt::SourceLoc source_loc;
+  FrameLayout layout;
+  BlockBody body;                                       // CREATE actors, bindings, effects
+  std::vector<std::pair<uint32_t, uint32_t>> publish;   // (slot, global) after the body ran
+  std::unique_ptr<Node> expr;                           // an expression statement's value
+  std::string import;                                   // IMPORT "..." (handled by the interpreter)
+  bool is_import = false;
+};
+
+struct CompiledUnit {
+  ast::SourcePtr source;
+  std::vector<std::unique_ptr<TopStmt>> stmts;
+};
+
+class CodeArena {
+ public:
+  template <class T, class... Args>
+  T* make(Args&&... args) {
+    auto p = std::make_unique<T>(std::forward<Args>(args)...);
+    T* raw = p.get();
+    codes_.push_back(std::move(p));
+    return raw;
+  }
+  void keep(ast::SourcePtr s) { sources_.push_back(std::move(s)); }
+  void keep(std::unique_ptr<CompiledUnit> u) { units_.push_back(std::move(u)); }
+
+ private:
+  std::vector<std::unique_ptr<rt::FunctionCode>> codes_;
+  std::vector<ast::SourcePtr> sources_;
+  std::vector<std::unique_ptr<CompiledUnit>> units_;
+};
+
+}  // namespace humus::interp

@@ -1,0 +1,155 @@
+// Statement nodes (LANGUAGE.md section 6), blocks, and the compiled code of
+// functions. Effects go into the event's buffer (rt::Effects), never
+// straight to the runtime: the event commits them all or none.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "interpreter/control_nodes.hpp"
+
+namespace humus::interp {
+
+class SendStmt final : public StmtNode {
+ public:
+  SendStmt(rt::SourceLoc l, std::unique_ptr<Node> msg, std::unique_ptr<Node> target)
+      : StmtNode(l), msg_(std::move(msg)), target_(std::move(target)) {}
+  void exec(Frame& f) const override;
+
+ private:
+  std::unique_ptr<Node> msg_, target_;
+};
+
+class AfterStmt final : public StmtNode {
+ public:
+  AfterStmt(rt::SourceLoc l, std::unique_ptr<Node> delay, std::unique_ptr<Node> msg, std::unique_ptr<Node> target)
+      : StmtNode(l), delay_(std::move(delay)), msg_(std::move(msg)), target_(std::move(target)) {}
+  void exec(Frame& f) const override;
+
+ private:
+  std::unique_ptr<Node> delay_, msg_, target_;
+};
+
+class BecomeStmt final : public StmtNode {
+ public:
+  BecomeStmt(rt::SourceLoc l, std::unique_ptr<Node> beh) : StmtNode(l), beh_(std::move(beh)) {}
+  void exec(Frame& f) const override;
+
+ private:
+  std::unique_ptr<Node> beh_;
+};
+
+class ThrowStmt final : public StmtNode {
+ public:
+  ThrowStmt(rt::SourceLoc l, std::unique_ptr<Node> value) : StmtNode(l), value_(std::move(value)) {}
+  void exec(Frame& f) const override;
+
+ private:
+  std::unique_ptr<Node> value_;
+};
+
+// An expression in statement position.
+class ExprStmt final : public StmtNode {
+ public:
+  ExprStmt(rt::SourceLoc l, std::unique_ptr<Node> e) : StmtNode(l), expr_(std::move(e)) {}
+  void exec(Frame& f) const override { expr_->exec(f); }
+
+ private:
+  std::unique_ptr<Node> expr_;
+};
+
+// LET/DEF in a block: a failed match is a "LET mismatch" error.
+class BindStmt final : public StmtNode {
+ public:
+  BindStmt(rt::SourceLoc l, std::unique_ptr<Equation> eq) : StmtNode(l), eq_(std::move(eq)) {}
+  void exec(Frame& f) const override;
+
+ private:
+  std::unique_ptr<Equation> eq_;
+};
+
+// CREATE name WITH expr: the actor already exists (made at the start of the
+// block, so it can be used before this statement); this gives it a behavior.
+class CreateStmt final : public StmtNode {
+ public:
+  CreateStmt(rt::SourceLoc l, uint32_t slot, std::unique_ptr<Node> beh) : StmtNode(l), slot_(slot), beh_(std::move(beh)) {}
+  void exec(Frame& f) const override;
+
+ private:
+  uint32_t slot_;
+  std::unique_ptr<Node> beh_;
+};
+
+// A recursive group of local functions: all closures are made before any
+// is stored, each from the group's shared capture list.
+class GroupStmt final : public StmtNode {
+ public:
+  struct Member {
+    uint32_t slot;
+    std::unique_ptr<LambdaNode> lambda;
+  };
+  GroupStmt(rt::SourceLoc l, std::vector<Member> members) : StmtNode(l), members_(std::move(members)) {}
+  void exec(Frame& f) const override {
+    for (const auto& m : members_) f.slots[m.slot] = m.lambda->eval(f);
+  }
+
+ private:
+  std::vector<Member> members_;
+};
+
+// The statements of a block in the order the compiler chose (LANGUAGE.md §7
+// dataflow): fresh actors for every CREATE first, then bindings in
+// dependency order, then the effect statements in source order.
+struct BlockBody {
+  std::vector<uint32_t> creates;
+  std::vector<std::unique_ptr<StmtNode>> steps;
+  void run(Frame& f) const;
+};
+
+class BlockNode;
+
+// What runs a block value: a fresh frame with the saved slots put back.
+class BlockCodeImpl final : public rt::BlockCode {
+ public:
+  BlockCodeImpl(rt::SourceLoc l, const BlockNode& node, const FrameLayout& layout)
+      : BlockCode(l), node_(node), layout_(layout) {}
+  void run(const rt::BlockValue& self, rt::Context& cx) const override;
+
+ private:
+  const BlockNode& node_;
+  const FrameLayout& layout_;
+};
+
+// [ stmts ]: runs in place in statement position; in value position it
+// becomes a block value that saves the slots of this frame it reads.
+class BlockNode final : public Node {
+ public:
+  BlockNode(rt::SourceLoc l, const FrameLayout& layout) : Node(l), code_(l, *this, layout) {}
+  Value eval(Frame& f) const override;
+  void exec(Frame& f) const override { body.run(f); }
+  bool exec_behavior(Frame& f) const override {
+    body.run(f);
+    return true;
+  }
+
+  BlockBody body;
+  std::vector<uint32_t> saved_slots;  // slots outside the block that it reads
+
+ private:
+  BlockCodeImpl code_;
+};
+
+// The code of a lambda: match the argument into a fresh frame, run the body.
+class LambdaCode final : public rt::FunctionCode {
+ public:
+  LambdaCode(rt::SourceLoc l, std::shared_ptr<CaptureList> captures) : FunctionCode(l), captures(std::move(captures)) {}
+  Value apply(const rt::Closure& self, const Value& arg, rt::Context& cx) const override;
+  bool run_behavior(const rt::Closure& self, const Value& msg, rt::Context& cx) const override;
+
+  FrameLayout layout;
+  std::unique_ptr<PatNode> param;
+  std::unique_ptr<Node> body;
+  std::shared_ptr<CaptureList> captures;
+};
+
+}  // namespace humus::interp

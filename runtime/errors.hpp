@@ -1,0 +1,22 @@
+// A failed message-event. Compiled code throws it (THROW, runtime errors,
+// LET mismatch, a second BECOME); the dispatcher or the top level catches it,
+// discards the event's buffered effects and reports it. Exceptions cost
+// nothing on the path where events succeed, which is the path that matters.
+#pragma once
+
+#include <string>
+
+#include "runtime/source_loc.hpp"
+#include "runtime/value.hpp"
+
+namespace humus::rt {
+
+struct EventError {
+  SourceLoc loc;
+  std::string message;
+  Value thrown;  // the THROWn value; empty for other runtime errors
+};
+
+[[noreturn]] void runtime_error(const SourceLoc& loc, std::string message);
+
+}  // namespace humus::rt

@@ -1,0 +1,58 @@
+#include "runtime/globals.hpp"
+
+#include <stdexcept>
+
+namespace humus::rt {
+
+Globals::Globals() : chunks_(new std::atomic<std::atomic<uint64_t>*>[kMaxChunks]) {
+  for (uint32_t i = 0; i < kMaxChunks; ++i) chunks_[i].store(nullptr, std::memory_order_relaxed);
+}
+
+Globals::~Globals() {
+  // Values in globals are immortal and deliberately not released.
+  for (uint32_t i = 0; i < kMaxChunks; ++i) delete[] chunks_[i].load(std::memory_order_relaxed);
+}
+
+uint32_t Globals::slot(std::string_view name) {
+  std::lock_guard lock(mutex_);
+  if (auto it = index_.find(std::string(name)); it != index_.end()) return it->second;
+  auto slot = static_cast<uint32_t>(names_.size());
+  if ((slot >> kChunkBits) >= kMaxChunks) throw std::length_error("too many global names");
+  if ((slot & (kChunkSize - 1)) == 0) {
+    auto* chunk = new std::atomic<uint64_t>[kChunkSize];
+    for (uint32_t i = 0; i < kChunkSize; ++i) chunk[i].store(0, std::memory_order_relaxed);
+    chunks_[slot >> kChunkBits].store(chunk, std::memory_order_release);
+  }
+  names_.emplace_back(name);
+  index_.emplace(std::string(name), slot);
+  return slot;
+}
+
+std::optional<uint32_t> Globals::find(std::string_view name) const {
+  std::lock_guard lock(mutex_);
+  if (auto it = index_.find(std::string(name)); it != index_.end()) return it->second;
+  return std::nullopt;
+}
+
+std::string Globals::name(uint32_t slot) const {
+  std::lock_guard lock(mutex_);
+  return names_.at(slot);
+}
+
+void Globals::set(uint32_t slot, Value v) {
+  if (v.is_object()) v.object()->make_immortal();
+  // The reference held by `v` is kept forever by the slot (immortal).
+  cell(slot).store(v.leak_bits(), std::memory_order_release);
+}
+
+std::vector<std::pair<std::string, Value>> Globals::bound() const {
+  std::lock_guard lock(mutex_);
+  std::vector<std::pair<std::string, Value>> out;
+  for (uint32_t i = 0; i < names_.size(); ++i) {
+    Value v = get(i);
+    if (!v.empty()) out.emplace_back(names_[i], std::move(v));
+  }
+  return out;
+}
+
+}  // namespace humus::rt

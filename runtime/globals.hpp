@@ -1,0 +1,66 @@
+// Global variables: top-level DEF, LET and CREATE, and the built-ins.
+//
+// The compiler turns every global name into a slot index once; running code
+// reads the slot with one atomic load, never by name. Slots live in chunks
+// that never move, so the table can grow (the REPL defines new names while
+// actors run) without invalidating readers. A value stored in a global is
+// made immortal: globals are shared by every actor, so counting references
+// to them would bounce cache lines between cores, and a redefined value may
+// still be in use by a running event, so it must never be freed.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "runtime/value.hpp"
+
+namespace humus::rt {
+
+class Globals {
+ public:
+  Globals();
+  ~Globals();
+  Globals(const Globals&) = delete;
+  Globals& operator=(const Globals&) = delete;
+
+  // The slot of `name`, created unbound on first use (compile time).
+  uint32_t slot(std::string_view name);
+  std::optional<uint32_t> find(std::string_view name) const;
+  std::string name(uint32_t slot) const;
+
+  // The value in a slot, or an empty Value when it is unbound.
+  Value get(uint32_t slot) const {
+    uint64_t bits = cell(slot).load(std::memory_order_acquire);
+    return Value::from_immortal_bits(bits);
+  }
+  void set(uint32_t slot, Value v);
+  // The cell behind a slot: it never moves, so compiled code can keep its address.
+  const std::atomic<uint64_t>* cell_address(uint32_t slot) const { return &cell(slot); }
+
+  // Every bound global, in slot order (for :globals and embedding).
+  std::vector<std::pair<std::string, Value>> bound() const;
+
+ private:
+  static constexpr uint32_t kChunkBits = 10;
+  static constexpr uint32_t kChunkSize = 1u << kChunkBits;
+  static constexpr uint32_t kMaxChunks = 1u << 14;  // 16M globals
+
+  std::atomic<uint64_t>& cell(uint32_t slot) const {
+    return chunks_[slot >> kChunkBits].load(std::memory_order_acquire)[slot & (kChunkSize - 1)];
+  }
+
+  mutable std::mutex mutex_;  // guards names_, index_ and chunk creation
+  std::unordered_map<std::string, uint32_t> index_;
+  std::deque<std::string> names_;
+  std::unique_ptr<std::atomic<std::atomic<uint64_t>*>[]> chunks_;
+};
+
+}  // namespace humus::rt

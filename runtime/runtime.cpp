@@ -1,0 +1,177 @@
+#include "runtime/runtime.hpp"
+
+#include <cstdio>
+
+#include "runtime/builtins.hpp"
+#include "runtime/code.hpp"
+#include "runtime/integer.hpp"
+#include "runtime/print.hpp"
+#include "runtime/stack_guard.hpp"
+
+namespace humus::rt {
+
+namespace {
+void write_stdout(std::string_view s) { std::fwrite(s.data(), 1, s.size(), stdout); }
+void write_stderr(std::string_view s) {
+  std::fwrite(s.data(), 1, s.size(), stderr);
+  std::fflush(stderr);
+}
+
+std::string location(const SourceLoc& loc) {
+  return loc.file_name() + ":" + std::to_string(loc.line) + ":" + std::to_string(loc.column);
+}
+
+void println_behavior(Actor&, const Value& msg, Context& cx) {
+  std::string line;
+  print_value(line, msg);
+  line += '\n';
+  cx.rt.write_out(line);
+}
+}  // namespace
+
+// timer: (dt, msg, actor) -> msg to actor after dt ms. Delayed sends are
+// effects like any other, so they follow the event's commit or rollback.
+void timer_behavior(Actor&, const Value& msg, Context& cx) {
+  if (msg.is_pair() && head(msg).is_small() && tail(msg).is_pair()) {
+    const Value& rest = tail(msg);
+    if (tail(rest).is_actor() && head(msg).small_value() >= 0) {
+      cx.fx.delayed.push_back({head(msg).small_value(), tail(rest), head(rest)});
+      return;
+    }
+  }
+  ++cx.unhandled;
+  cx.rt.report_unhandled(*cx.self, msg);
+}
+
+// random: (cust, n) -> a uniform integer in 0 .. n-1 to cust.
+void random_behavior(Actor&, const Value& msg, Context& cx) {
+  if (msg.is_pair() && head(msg).is_actor() && tail(msg).is_small() && tail(msg).small_value() > 0) {
+    std::uniform_int_distribution<int64_t> pick(0, tail(msg).small_value() - 1);
+    cx.fx.sends.push_back({head(msg), Value::small(pick(cx.rt.rng_))});
+    return;
+  }
+  ++cx.unhandled;
+  cx.rt.report_unhandled(*cx.self, msg);
+}
+
+Runtime::Runtime(RuntimeOptions options)
+    : options_(std::move(options)),
+      dispatcher_(*this, options_.threads, options_.budget),
+      timers_(dispatcher_),
+      start_time_(std::chrono::steady_clock::now()) {
+  if (!options_.out) options_.out = write_stdout;
+  if (!options_.err) options_.err = write_stderr;
+  rng_.seed(options_.seed ? *options_.seed : std::random_device{}());
+  define_builtins();
+}
+
+Runtime::~Runtime() = default;
+
+void Runtime::define_builtins() {
+  for (Native* fn : builtin_functions()) globals_.set(globals_.slot(fn->name), Value::share(fn));
+  globals_.set(globals_.slot("println"), native_actor(println_behavior));
+  globals_.set(globals_.slot("timer"), native_actor(timer_behavior));
+  globals_.set(globals_.slot("random"), native_actor(random_behavior));
+}
+
+Value Runtime::native_actor(NativeBehavior behavior) {
+  Value a = new_actor(Value());
+  a.as<Actor>()->native = behavior;
+  return a;
+}
+
+Value Runtime::new_actor(Value behavior) {
+  auto* a = new Actor(next_actor_id_.fetch_add(1, std::memory_order_relaxed));
+  a->behavior = std::move(behavior);
+  return Value::adopt(a);
+}
+
+Context Runtime::make_context() { return Context(*this); }
+
+void Runtime::start() { dispatcher_.start(); }
+
+void Runtime::wait_idle() { dispatcher_.wait_idle(); }
+
+void Runtime::send(const Value& target, Value message) {
+  dispatcher_.enqueue(target.as<Actor>(), std::move(message));
+}
+
+void Runtime::commit(Context& cx) {
+  Effects& fx = cx.fx;
+  if (!fx.become.empty() && cx.self) cx.self->behavior = std::move(fx.become);
+  for (auto& s : fx.sends) dispatcher_.enqueue(s.target.as<Actor>(), std::move(s.message));
+  for (auto& d : fx.delayed) timers_.schedule(d.delay_ms, std::move(d.target), std::move(d.message));
+  fx.clear();
+}
+
+void Runtime::run_event(Actor& actor, Value& message, Context& cx) {
+  cx.self = &actor;
+  ++cx.events;
+  events_.fetch_add(1, std::memory_order_relaxed);
+  if (options_.trace) write_err("trace: @" + std::to_string(actor.id) + " <- " + to_string(message) + "\n");
+  try {
+    bool handled = false;
+    if (actor.native) {
+      actor.native(actor, message, cx);
+      handled = true;
+    } else if (actor.behavior.is(ObjKind::Closure)) {
+      const auto* beh = actor.behavior.as<Closure>();
+      handled = beh->code->run_behavior(*beh, message, cx);
+    }
+    if (!handled) {
+      cx.fx.clear();
+      ++cx.unhandled;
+      report_unhandled(actor, message);
+      cx.self = nullptr;
+      return;
+    }
+    commit(cx);
+  } catch (const EventError& e) {
+    cx.fx.clear();
+    report_error(e, &actor, &message);
+  } catch (const std::bad_alloc&) {
+    cx.fx.clear();
+    report_error(EventError{{}, "out of memory", Value()}, &actor, &message);
+  }
+  cx.self = nullptr;
+}
+
+int64_t Runtime::now_ms() const {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start_time_)
+      .count();
+}
+
+void Runtime::write_err(std::string_view text) const {
+  std::lock_guard lock(err_mutex_);
+  options_.err(text);
+}
+
+void Runtime::report_error(const EventError& e, const Actor* actor, const Value* message) {
+  errors_.fetch_add(1, std::memory_order_relaxed);
+  std::string text = location(e.loc) + ": runtime error";
+  if (actor) text += " in actor @" + std::to_string(actor->id);
+  text += ": " + e.message + "\n";
+  if (message) text += "  while handling message: " + to_string(*message) + "\n";
+  write_err(text);
+}
+
+void Runtime::report_unhandled(const Actor& actor, const Value& message) {
+  unhandled_.fetch_add(1, std::memory_order_relaxed);
+  if (!options_.warn_unhandled && !options_.trace) return;
+  SourceLoc loc;
+  if (actor.behavior.is(ObjKind::Closure)) loc = actor.behavior.as<Closure>()->code->loc;
+  write_err(location(loc) + ": warning: actor @" + std::to_string(actor.id) +
+            " did not handle message: " + to_string(message) + "\n");
+}
+
+RuntimeStats Runtime::stats() const {
+  RuntimeStats s;
+  s.events = events_.load(std::memory_order_relaxed);
+  s.unhandled = unhandled_.load(std::memory_order_relaxed);
+  s.errors = errors_.load(std::memory_order_relaxed);
+  s.actors = next_actor_id_.load(std::memory_order_relaxed) - 1;
+  s.queued = dispatcher_.pending();
+  return s;
+}
+
+}  // namespace humus::rt

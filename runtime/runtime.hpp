@@ -1,0 +1,105 @@
+// The runtime: globals, actors, the dispatcher, timers and the built-in
+// actors, and the transactional message-event (LANGUAGE.md section 7).
+//
+// run_event applies an actor's behavior to one message with the effects
+// buffered in the worker's Context; commit() then applies them all at once
+// (new behavior, sends in SEND order, delayed sends), and any failure drops
+// them all instead. The runtime knows nothing of syntax: compiled code
+// reaches it through code.hpp, and it reports locations as SourceLocs.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <random>
+#include <string>
+#include <string_view>
+
+#include "runtime/actor.hpp"
+#include "runtime/context.hpp"
+#include "runtime/dispatcher.hpp"
+#include "runtime/errors.hpp"
+#include "runtime/globals.hpp"
+#include "runtime/timers.hpp"
+
+namespace humus::rt {
+
+using TextSink = std::function<void(std::string_view)>;
+
+struct RuntimeOptions {
+  unsigned threads = 1;
+  unsigned budget = 32;               // messages per actor turn
+  std::optional<uint64_t> seed;       // for `random`; none: from the OS
+  TextSink out;                       // program output (println); default stdout
+  TextSink err;                       // diagnostics; default stderr
+  bool trace = false;                 // report every message-event
+  bool warn_unhandled = false;        // report every unhandled message
+};
+
+struct RuntimeStats {
+  uint64_t events = 0;      // message-events run (committed or failed)
+  uint64_t unhandled = 0;   // messages no behavior matched
+  uint64_t errors = 0;      // failed events and top-level errors
+  uint64_t actors = 0;      // actors created
+  uint64_t queued = 0;      // messages queued or running, and pending timers
+};
+
+class Runtime final : public EventRunner {
+ public:
+  explicit Runtime(RuntimeOptions options);
+  ~Runtime() override;
+  Runtime(const Runtime&) = delete;
+  Runtime& operator=(const Runtime&) = delete;
+
+  Globals& globals() { return globals_; }
+  const RuntimeOptions& options() const { return options_; }
+
+  // A new actor with `behavior` (a function value, not checked here).
+  Value new_actor(Value behavior);
+  // Applies an event's buffered effects; `cx.self` (if any) takes the new behavior.
+  void commit(Context& cx);
+  // Sends from outside any event (embedding hosts).
+  void send(const Value& target, Value message);
+
+  void start();        // starts dispatching (messages queue up until then)
+  void wait_idle();    // blocks until quiescent
+  uint64_t drain() { return dispatcher_.drain(); }
+
+  int64_t now_ms() const;
+  void write_out(std::string_view text) const { options_.out(text); }
+  void write_err(std::string_view text) const;
+
+  // Reports a failed event (actor may be null for top-level statements).
+  void report_error(const EventError& e, const Actor* actor, const Value* message);
+  bool had_error() const { return errors_.load(std::memory_order_relaxed) != 0; }
+  RuntimeStats stats() const;
+
+  // Context for a thread that runs top-level statements or host calls.
+  Context make_context() override;
+  void run_event(Actor& actor, Value& message, Context& cx) override;
+
+ private:
+  friend void random_behavior(Actor&, const Value&, Context&);
+  friend void timer_behavior(Actor&, const Value&, Context&);
+  Value native_actor(NativeBehavior behavior);
+  void define_builtins();
+  void report_unhandled(const Actor& actor, const Value& message);
+
+  RuntimeOptions options_;
+  Globals globals_;
+  Dispatcher dispatcher_;
+  Timers timers_;
+  std::chrono::steady_clock::time_point start_time_;
+  std::atomic<uint64_t> next_actor_id_{1};
+  std::atomic<uint64_t> events_{0};
+  std::atomic<uint64_t> unhandled_{0};
+  std::atomic<uint64_t> errors_{0};
+  mutable std::mutex err_mutex_;
+  std::mt19937_64 rng_;  // used only inside `random`'s events, one at a time
+};
+
+}  // namespace humus::rt

@@ -1,0 +1,51 @@
+// Keeps deep recursion in Humus functions from overflowing the C++ stack.
+//
+// Each thread that runs Humus code records how far down its stack may grow;
+// function application compares the current frame address against it and
+// fails the event with "recursion too deep" instead of crashing. A frame
+// address comparison is one load and one compare: cheap enough for every call.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+
+#include "runtime/source_loc.hpp"
+
+namespace humus::rt {
+
+inline thread_local const char* tl_stack_limit = nullptr;
+
+// Call at the top of a thread whose stack is `size` bytes.
+void stack_guard_init(std::size_t size);
+
+[[noreturn]] void recursion_too_deep(const SourceLoc& loc);
+
+inline void check_stack(const SourceLoc& loc) {
+  if (static_cast<const char*>(__builtin_frame_address(0)) < tl_stack_limit) [[unlikely]]
+    recursion_too_deep(loc);
+}
+
+// The stack size of the threads the runtime makes (workers, the interpreter thread).
+inline constexpr std::size_t kThreadStackSize = std::size_t(256) << 20;
+
+// A joinable thread with a kThreadStackSize stack and the guard set up
+// (std::thread cannot choose its stack size).
+class BigStackThread {
+ public:
+  explicit BigStackThread(std::function<void()> fn);
+  BigStackThread(BigStackThread&& o) noexcept : handle_(o.handle_), joinable_(o.joinable_) { o.joinable_ = false; }
+  BigStackThread(const BigStackThread&) = delete;
+  BigStackThread& operator=(const BigStackThread&) = delete;
+  ~BigStackThread();  // joins
+  void join();
+
+ private:
+  unsigned long handle_ = 0;
+  bool joinable_ = false;
+};
+
+// Runs `fn` on a new thread with a kThreadStackSize stack, with the guard set up,
+// and waits for it. Used to give top-level evaluation the same depth as workers.
+void run_on_big_stack(const std::function<void()>& fn);
+
+}  // namespace humus::rt

@@ -1,0 +1,59 @@
+#include "runtime/timers.hpp"
+
+#include "runtime/actor.hpp"
+#include "runtime/dispatcher.hpp"
+
+namespace humus::rt {
+
+Timers::~Timers() {
+  {
+    std::lock_guard lock(mutex_);
+    stopping_ = true;
+  }
+  cv_.notify_all();
+  thread_.reset();
+  while (!heap_.empty()) {
+    heap_.pop();
+    dispatcher_.release();
+  }
+}
+
+void Timers::schedule(int64_t delay_ms, Value target, Value message) {
+  dispatcher_.hold();
+  {
+    std::lock_guard lock(mutex_);
+    auto due = Clock::now() + std::chrono::milliseconds(delay_ms < 0 ? 0 : delay_ms);
+    heap_.push(Entry{due, seq_++, std::move(target), std::move(message)});
+    if (!thread_) thread_ = std::make_unique<BigStackThread>([this] { thread_main(); });
+  }
+  cv_.notify_one();
+}
+
+size_t Timers::pending() const {
+  std::lock_guard lock(mutex_);
+  return heap_.size();
+}
+
+void Timers::thread_main() {
+  std::unique_lock lock(mutex_);
+  while (!stopping_) {
+    if (heap_.empty()) {
+      cv_.wait(lock);
+      continue;
+    }
+    auto due = heap_.top().due;
+    if (Clock::now() < due) {
+      cv_.wait_until(lock, due);
+      continue;
+    }
+    // priority_queue::top is const; the entry is popped right after, so moving out is safe.
+    Entry e = std::move(const_cast<Entry&>(heap_.top()));
+    heap_.pop();
+    lock.unlock();
+    dispatcher_.enqueue(e.target.as<Actor>(), std::move(e.message));
+    dispatcher_.release();  // the enqueued message now keeps the program alive
+    lock.lock();
+  }
+}
+
+}  // namespace humus::rt

@@ -1,0 +1,60 @@
+// Delayed sends (AFTER ... SEND and the `timer` actor) on one timer thread.
+//
+// Pending timers sit in a min-heap ordered by due time; the thread sleeps on
+// a condition variable until the earliest is due or a sooner one arrives.
+// Each pending timer holds the dispatcher (Dispatcher::hold), so a program
+// with a timer still to fire is not quiescent. The thread starts on first use.
+#pragma once
+
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <queue>
+#include <vector>
+
+#include "runtime/stack_guard.hpp"
+#include "runtime/value.hpp"
+
+namespace humus::rt {
+
+class Dispatcher;
+
+class Timers {
+ public:
+  explicit Timers(Dispatcher& dispatcher) : dispatcher_(dispatcher) {}
+  ~Timers();  // cancels what is pending
+  Timers(const Timers&) = delete;
+  Timers& operator=(const Timers&) = delete;
+
+  // Delivers `message` to `target` (an actor) after `delay_ms` milliseconds.
+  void schedule(int64_t delay_ms, Value target, Value message);
+  size_t pending() const;
+
+ private:
+  using Clock = std::chrono::steady_clock;
+  struct Entry {
+    Clock::time_point due;
+    uint64_t seq;  // equal due times fire in scheduling order
+    Value target;
+    Value message;
+  };
+  struct Later {
+    bool operator()(const Entry& a, const Entry& b) const {
+      return a.due != b.due ? a.due > b.due : a.seq > b.seq;
+    }
+  };
+
+  void thread_main();
+
+  Dispatcher& dispatcher_;
+  mutable std::mutex mutex_;
+  std::condition_variable cv_;
+  std::priority_queue<Entry, std::vector<Entry>, Later> heap_;
+  uint64_t seq_ = 0;
+  bool stopping_ = false;
+  std::unique_ptr<BigStackThread> thread_;
+};
+
+}  // namespace humus::rt
