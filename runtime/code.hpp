@@ -23,7 +23,7 @@ struct BlockValue;
 
 class FunctionCode {
  public:
-  explicit FunctionCode(SourceLoc loc) : loc(loc) {}
+  explicit FunctionCode(SourceLoc where) : loc(where) {}
   virtual ~FunctionCode() = default;
   // Applies the function: its result, or ? when `arg` does not match the parameter pattern.
   virtual Value apply(const Closure& self, const Value& arg, Context& cx) const = 0;
@@ -36,7 +36,7 @@ class FunctionCode {
 
 class BlockCode {
  public:
-  explicit BlockCode(SourceLoc loc) : loc(loc) {}
+  explicit BlockCode(SourceLoc where) : loc(where) {}
   virtual ~BlockCode() = default;
   virtual void run(const BlockValue& self, Context& cx) const = 0;
 
@@ -52,7 +52,6 @@ struct Closure : Object {
 
   // A closure with `n` empty capture slots, to be filled by the caller.
   static Closure* make(const FunctionCode* code, uint32_t n);
-  void destroy_fields(void (*drop)(Value&));
 
  private:
   Closure(const FunctionCode* c, uint32_t n) : Object(ObjKind::Closure), code(c), count(n) {}

@@ -30,6 +30,19 @@ enum class ObjKind : uint8_t {
   Native,    // a built-in function implemented in C++
 };
 
+// Leak checking: a count of live heap objects, off by default. Counting is
+// switched on once, before the objects of interest exist (tests do it in a
+// static initialiser); while off it costs one relaxed load of a read-only
+// flag per allocation and free, so the hot path never bounces a shared
+// counter between cores.
+namespace detail {
+extern std::atomic<bool> count_objects;
+extern std::atomic<int64_t> live_count;
+}  // namespace detail
+void enable_live_object_count();
+bool live_object_count_enabled();
+int64_t live_objects();  // objects made minus objects freed while counting was on
+
 struct Object {
   static constexpr uint8_t kImmortal = 1;
 
@@ -38,7 +51,10 @@ struct Object {
   std::atomic<uint8_t> flags{0};
   uint16_t spare = 0;  // free for the owner kind (Actor uses it)
 
-  explicit Object(ObjKind k) : kind(k) {}
+  explicit Object(ObjKind k) : kind(k) {
+    if (detail::count_objects.load(std::memory_order_relaxed)) [[unlikely]]
+      detail::live_count.fetch_add(1, std::memory_order_relaxed);
+  }
   bool immortal() const { return flags.load(std::memory_order_relaxed) & kImmortal; }
   void make_immortal() { flags.fetch_or(kImmortal, std::memory_order_relaxed); }
 
@@ -59,7 +75,9 @@ class Value {
   static constexpr int64_t kSmallMin = -(int64_t(1) << 62);
 
   constexpr Value() : bits_(0) {}  // "empty": an unbound slot, never seen by programs
-  ~Value() { drop(); }
+  // constexpr (never evaluated as such for an object) so that the constexpr
+  // factories below may return a Value in C++20.
+  constexpr ~Value() { drop(); }
   Value(const Value& o) : bits_(o.bits_) { retain(); }
   Value(Value&& o) noexcept : bits_(o.bits_) { o.bits_ = 0; }
   Value& operator=(const Value& o) {
@@ -101,7 +119,7 @@ class Value {
   // ---- tests
   bool empty() const { return bits_ == 0; }
   bool is_small() const { return bits_ & 1; }
-  bool is_object() const { return (bits_ & 3) == 0 && bits_ != 0; }
+  constexpr bool is_object() const { return (bits_ & 3) == 0 && bits_ != 0; }
   bool is_nil() const { return bits_ == kNil; }
   bool is_true() const { return bits_ == kTrue; }
   bool is_false() const { return bits_ == kFalse; }
@@ -115,7 +133,7 @@ class Value {
   bool is_actor() const { return is(ObjKind::Actor); }
   bool is_function() const { return is(ObjKind::Closure) || is(ObjKind::Native); }
   bool is_block() const { return is(ObjKind::Block); }
-  Kind kind() const;
+  Kind kind() const;  // the empty Value reports Undefined
 
   // ---- access (preconditions: the matching test holds)
   int64_t small_value() const { return int64_t(bits_) >> 1; }
@@ -145,7 +163,7 @@ class Value {
   void retain() const {
     if (is_object()) object()->retain();
   }
-  void drop() {
+  constexpr void drop() {
     if (is_object()) object()->release();
   }
 

@@ -1,0 +1,184 @@
+// The slow halves of integer arithmetic: GMP for anything beyond the small range.
+#include "runtime/integer.hpp"
+
+#include <charconv>
+#include <cstdlib>
+#include <limits>
+
+namespace humus::rt {
+
+namespace {
+
+static_assert(sizeof(long) == 8 && sizeof(mp_limb_t) == 8, "mpz_*_si and limbs are assumed 64-bit");
+
+// An mpz view of an integer Value without allocating: a big integer lends
+// its own mpz, a small one is wrapped read-only around a stack limb.
+class MpzView {
+ public:
+  explicit MpzView(const Value& v) {
+    if (v.is_small()) {
+      int64_t n = v.small_value();
+      limb_ = n < 0 ? mp_limb_t(0) - mp_limb_t(n) : mp_limb_t(n);
+      ptr_ = mpz_roinit_n(tmp_, &limb_, n < 0 ? -1 : n > 0 ? 1 : 0);
+    } else {
+      ptr_ = v.as<BigInt>()->z;
+    }
+  }
+  MpzView(const MpzView&) = delete;
+  MpzView& operator=(const MpzView&) = delete;
+  mpz_srcptr get() const { return ptr_; }
+
+ private:
+  mp_limb_t limb_ = 0;
+  mpz_t tmp_;
+  mpz_srcptr ptr_;
+};
+
+// A fresh BigInt holding the result of `op`, normalised.
+template <class Op>
+Value big_result(Op op) {
+  auto* r = new BigInt();
+  op(r->z);
+  if (mpz_fits_slong_p(r->z)) {
+    long n = mpz_get_si(r->z);
+    if (Value::fits_small(n)) {
+      Value::adopt(r);  // dropped at once: frees r
+      return Value::small(n);
+    }
+  }
+  return Value::adopt(r);
+}
+
+bool both_integers(const Value& a, const Value& b) { return a.is_integer() && b.is_integer(); }
+
+int sign_of(const Value& v) {
+  if (v.is_small()) {
+    int64_t n = v.small_value();
+    return (n > 0) - (n < 0);
+  }
+  return mpz_sgn(v.as<BigInt>()->z);
+}
+
+}  // namespace
+
+namespace detail {
+
+Value make_big(int64_t n) {
+  auto* r = new BigInt();
+  mpz_set_si(r->z, n);
+  return Value::adopt(r);
+}
+
+Value int_neg_slow(const Value& a) {
+  if (!a.is_integer()) return Value::undefined();
+  MpzView x(a);
+  return big_result([&](mpz_ptr r) { mpz_neg(r, x.get()); });
+}
+
+Value int_add_slow(const Value& a, const Value& b) {
+  if (!both_integers(a, b)) return Value::undefined();
+  MpzView x(a), y(b);
+  return big_result([&](mpz_ptr r) { mpz_add(r, x.get(), y.get()); });
+}
+
+Value int_sub_slow(const Value& a, const Value& b) {
+  if (!both_integers(a, b)) return Value::undefined();
+  MpzView x(a), y(b);
+  return big_result([&](mpz_ptr r) { mpz_sub(r, x.get(), y.get()); });
+}
+
+Value int_mul_slow(const Value& a, const Value& b) {
+  if (!both_integers(a, b)) return Value::undefined();
+  MpzView x(a), y(b);
+  return big_result([&](mpz_ptr r) { mpz_mul(r, x.get(), y.get()); });
+}
+
+// Euclidean division rounds towards -inf for a positive divisor (floor) and
+// towards +inf for a negative one (ceiling): either way the remainder is >= 0.
+Value int_div_slow(const Value& a, const Value& b) {
+  if (!both_integers(a, b)) return Value::undefined();
+  int sb = sign_of(b);
+  if (sb == 0) return Value::undefined();
+  MpzView x(a), y(b);
+  return big_result([&](mpz_ptr r) {
+    if (sb > 0)
+      mpz_fdiv_q(r, x.get(), y.get());
+    else
+      mpz_cdiv_q(r, x.get(), y.get());
+  });
+}
+
+Value int_mod_slow(const Value& a, const Value& b) {
+  if (!both_integers(a, b)) return Value::undefined();
+  if (sign_of(b) == 0) return Value::undefined();
+  MpzView x(a), y(b);
+  return big_result([&](mpz_ptr r) { mpz_mod(r, x.get(), y.get()); });  // mpz_mod: sign of |b|
+}
+
+int int_compare_slow(const Value& a, const Value& b) {
+  MpzView x(a), y(b);
+  int c = mpz_cmp(x.get(), y.get());
+  return (c > 0) - (c < 0);
+}
+
+}  // namespace detail
+
+Value integer_from_mpz(const mpz_t z) {
+  if (mpz_fits_slong_p(z)) {
+    long n = mpz_get_si(z);
+    if (Value::fits_small(n)) return Value::small(n);
+  }
+  auto* r = new BigInt();
+  mpz_set(r->z, z);
+  return Value::adopt(r);
+}
+
+Value parse_integer(std::string_view digits, unsigned radix, bool negative) {
+  // Fast path: accumulate in 64 bits while it cannot overflow.
+  int64_t n = 0;
+  bool fits = digits.size() <= 60;  // bounds the loop; overflow is checked anyway
+  for (size_t i = 0; fits && i < digits.size(); ++i) {
+    char c = digits[i];
+    unsigned d = c >= '0' && c <= '9'   ? unsigned(c - '0')
+                 : c >= 'a' && c <= 'z' ? unsigned(c - 'a' + 10)
+                 : c >= 'A' && c <= 'Z' ? unsigned(c - 'A' + 10)
+                                        : 99;
+    if (d >= radix) return Value::undefined();  // the parser checked; be safe anyway
+    if (__builtin_mul_overflow(n, int64_t(radix), &n) || __builtin_add_overflow(n, int64_t(d), &n))
+      fits = false;
+  }
+  if (fits) return make_integer(negative ? -n : n);
+
+  std::string s(digits);
+  mpz_t z;
+  if (mpz_init_set_str(z, s.c_str(), int(radix)) != 0) {
+    mpz_clear(z);
+    return Value::undefined();
+  }
+  if (negative) mpz_neg(z, z);
+  Value v = integer_from_mpz(z);
+  mpz_clear(z);
+  return v;
+}
+
+void append_integer(std::string& out, const Value& v) {
+  if (v.is_small()) {
+    char buf[24];
+    auto res = std::to_chars(buf, buf + sizeof buf, v.small_value());
+    out.append(buf, res.ptr);
+    return;
+  }
+  mpz_srcptr z = v.as<BigInt>()->z;
+  size_t old = out.size();
+  out.resize(old + mpz_sizeinbase(z, 10) + 2);  // digits (maybe one too many), sign, NUL
+  mpz_get_str(out.data() + old, 10, z);
+  out.resize(old + std::char_traits<char>::length(out.data() + old));
+}
+
+std::string integer_to_string(const Value& v) {
+  std::string s;
+  append_integer(s, v);
+  return s;
+}
+
+}  // namespace humus::rt

@@ -1,0 +1,163 @@
+// Value kinds, object freeing, and the trailing-array objects (closures, blocks).
+//
+// Freeing is iterative. Destroying an object releases the Values it holds,
+// which may free further objects; done naively, dropping a ten-million-element
+// list recurses ten million deep. Instead the first free on a thread becomes
+// the "outer" one: any object whose count reaches zero while it runs is put on
+// a per-thread worklist, and the outer free drains that list in a loop.
+#include <cstdlib>
+#include <new>
+
+#include "runtime/actor.hpp"
+#include "runtime/code.hpp"
+#include "runtime/integer.hpp"
+#include "runtime/value.hpp"
+
+namespace humus::rt {
+
+namespace detail {
+std::atomic<bool> count_objects{false};
+// Own cache line: when counting is on, the counter bounces between cores but
+// the flag, read on every allocation, does not.
+alignas(64) std::atomic<int64_t> live_count{0};
+}  // namespace detail
+
+void enable_live_object_count() { detail::count_objects.store(true, std::memory_order_relaxed); }
+bool live_object_count_enabled() { return detail::count_objects.load(std::memory_order_relaxed); }
+int64_t live_objects() { return detail::live_count.load(std::memory_order_relaxed); }
+
+Kind Value::kind() const {
+  if (is_small()) return Kind::Integer;
+  if (is_object()) {
+    switch (object()->kind) {
+      case ObjKind::Pair: return Kind::Pair;
+      case ObjKind::BigInt: return Kind::Integer;
+      case ObjKind::Actor: return Kind::Actor;
+      case ObjKind::Closure:
+      case ObjKind::Native: return Kind::Function;
+      case ObjKind::Block: return Kind::Block;
+    }
+  }
+  if (is_symbol()) return Kind::Symbol;
+  if (is_nil()) return Kind::Nil;
+  if (is_boolean()) return Kind::Boolean;
+  return Kind::Undefined;  // ? and the empty Value
+}
+
+namespace {
+
+// The per-thread worklist. Trivially constructible and destructible on
+// purpose: a thread_local with a destructor (std::vector) could be destroyed
+// while later thread-exit code still drops Values on this thread. The first
+// kInline entries need no allocation, which covers lists and most trees (a
+// list keeps at most two entries pending); deeper trees spill to a malloc'd
+// buffer that is given back when the outer free finishes.
+struct FreeList {
+  static constexpr uint32_t kInline = 62;
+  bool active;
+  uint32_t n;
+  uint32_t cap;          // capacity of `spill`
+  Object** spill;        // entries kInline.. when n > kInline
+  Object* inline_[kInline];
+
+  void push(Object* o) {
+    if (n < kInline) {
+      inline_[n++] = o;
+      return;
+    }
+    uint32_t i = n - kInline;
+    if (i == cap) {
+      cap = cap ? cap * 2 : 256;
+      auto* p = static_cast<Object**>(std::realloc(spill, size_t(cap) * sizeof(Object*)));
+      if (!p) std::abort();  // out of memory while freeing: nothing sane to do
+      spill = p;
+    }
+    spill[i] = o;
+    ++n;
+  }
+  Object* pop() {
+    --n;
+    return n < kInline ? inline_[n] : spill[n - kInline];
+  }
+};
+
+thread_local FreeList tl_free;
+
+template <class T>
+void destroy_trailing(T* o, Value* slots) {
+  for (uint32_t i = 0, n = o->count; i < n; ++i) slots[i].~Value();
+  o->~T();
+  ::operator delete(static_cast<void*>(o));
+}
+
+// Runs the destructor of one object whose count reached zero. Values it
+// holds are released as usual; those that reach zero land on tl_free.
+void destroy(Object* o) {
+  switch (o->kind) {
+    case ObjKind::Pair: delete static_cast<Pair*>(o); break;
+    case ObjKind::BigInt: delete static_cast<BigInt*>(o); break;
+    case ObjKind::Actor: delete static_cast<Actor*>(o); break;  // drains its mailbox
+    case ObjKind::Closure: {
+      auto* c = static_cast<Closure*>(o);
+      destroy_trailing(c, c->captures());
+      break;
+    }
+    case ObjKind::Block: {
+      auto* b = static_cast<BlockValue*>(o);
+      destroy_trailing(b, b->saved());
+      break;
+    }
+    case ObjKind::Native: return;  // immortal by construction; never reached
+  }
+  if (detail::count_objects.load(std::memory_order_relaxed)) [[unlikely]]
+    detail::live_count.fetch_sub(1, std::memory_order_relaxed);
+}
+
+[[gnu::noinline]] void free_object(Object* o) {
+  FreeList& fl = tl_free;
+  if (fl.active) {  // inside another free on this thread: defer, do not recurse
+    fl.push(o);
+    return;
+  }
+  fl.active = true;
+  destroy(o);
+  while (fl.n) destroy(fl.pop());
+  if (fl.spill) {
+    std::free(fl.spill);
+    fl.spill = nullptr;
+    fl.cap = 0;
+  }
+  fl.active = false;
+}
+
+}  // namespace
+
+void Object::release() {
+  if (immortal()) return;
+  // acq_rel: the release half publishes this thread's last use of the object,
+  // the acquire half (relevant to the thread that frees) sees everyone else's.
+  if (refs.fetch_sub(1, std::memory_order_acq_rel) == 1) free_object(this);
+}
+
+// ---------------------------------------------------------------- trailing arrays
+
+static_assert(sizeof(Closure) % alignof(Value) == 0 && alignof(Closure) >= alignof(Value));
+static_assert(sizeof(BlockValue) % alignof(Value) == 0 && alignof(BlockValue) >= alignof(Value));
+
+Closure* Closure::make(const FunctionCode* code, uint32_t n) {
+  void* mem = ::operator new(sizeof(Closure) + size_t(n) * sizeof(Value));
+  auto* c = new (mem) Closure(code, n);
+  Value* slots = c->captures();
+  for (uint32_t i = 0; i < n; ++i) new (&slots[i]) Value();
+  return c;
+}
+
+BlockValue* BlockValue::make(const BlockCode* code, Value closure, uint32_t n) {
+  void* mem = ::operator new(sizeof(BlockValue) + size_t(n) * sizeof(Value));
+  auto* b = new (mem) BlockValue(code, std::move(closure), n);
+  Value* slots = b->saved();
+  for (uint32_t i = 0; i < n; ++i) new (&slots[i]) Value();
+  return b;
+}
+
+}  // namespace humus::rt

@@ -1,0 +1,86 @@
+// Printing (LANGUAGE.md section 11).
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "runtime/actor.hpp"
+#include "runtime/builtins.hpp"
+#include "runtime/print.hpp"
+#include "runtime/symbols.hpp"
+#include "tests/unit/runtime/value_helpers.hpp"
+
+using namespace humus::rt;
+using namespace humus::rt::test;
+
+namespace {
+const std::string kFile = "fib.hum";
+const FakeFunction kFn(SourceLoc{&kFile, 3, 1});
+const FakeBlock kBlk(SourceLoc{&kFile, 5, 2});
+const FakeFunction kNoFile(SourceLoc{nullptr, 7, 1});
+Value P(Value h, Value t) { return make_pair(std::move(h), std::move(t)); }
+}  // namespace
+
+TEST_CASE("printing atoms") {
+  CHECK(to_string(I(42)) == "42");
+  CHECK(to_string(I(-7)) == "-7");
+  CHECK(to_string(I(0)) == "0");
+  CHECK(to_string(I(Value::kSmallMin)) == "-4611686018427387904");
+  CHECK(to_string(Z("815915283247897734345611269596115894272000000000")) ==
+        "815915283247897734345611269596115894272000000000");
+  CHECK(to_string(Z("-815915283247897734345611269596115894272000000000")) ==
+        "-815915283247897734345611269596115894272000000000");
+  CHECK(to_string(Value::truth()) == "TRUE");
+  CHECK(to_string(Value::falsity()) == "FALSE");
+  CHECK(to_string(Value::nil()) == "NIL");
+  CHECK(to_string(Value::undefined()) == "?");
+  CHECK(to_string(Value()) == "<empty>");
+  CHECK(to_string(Value::symbol(intern_symbol("foo"))) == "#foo");
+  CHECK(to_string(Value::adopt(new Actor(17))) == "@17");
+  CHECK(to_string(Value::adopt(Closure::make(&kFn, 0))) == "\\fib.hum:3");
+  CHECK(to_string(Value::adopt(Closure::make(&kNoFile, 0))) == "\\<builtin>:7");
+  CHECK(to_string(Value::adopt(BlockValue::make(&kBlk, Value(), 0))) == "[fib.hum:5]");
+  for (Native* n : builtin_functions()) CHECK(to_string(Value::share(n)) == std::string("\\<") + n->name + ">");
+  CHECK(to_string(Value::share(builtin_functions()[0])) == "\\<eq>");
+}
+
+TEST_CASE("printing pairs") {
+  CHECK(to_string(P(I(1), I(2))) == "1, 2");
+  CHECK(to_string(P(I(1), P(I(2), I(3)))) == "1, 2, 3");
+  CHECK(to_string(P(P(I(1), I(2)), I(3))) == "(1, 2), 3");
+  CHECK(to_string(list(I(1), I(2))) == "1, 2, NIL");
+  CHECK(to_string(P(Value::nil(), Value::nil())) == "NIL, NIL");
+  CHECK(to_string(P(P(P(I(1), I(2)), I(3)), I(4))) == "((1, 2), 3), 4");
+  CHECK(to_string(P(I(0), P(P(I(1), I(2)), P(I(3), Value::nil())))) == "0, (1, 2), 3, NIL");
+  CHECK(to_string(P(P(I(1), P(I(2), Value::nil())), P(P(I(3), I(4)), Value::nil()))) == "(1, 2, NIL), (3, 4), NIL");
+  CHECK(to_string(P(P(P(I(1), I(2)), P(I(3), I(4))), I(5))) == "((1, 2), 3, 4), 5");
+  // "hi" is a list of code points
+  CHECK(to_string(list(I(104), I(105))) == "104, 105, NIL");
+  Value s = Value::symbol(intern_symbol("ok"));
+  CHECK(to_string(list(s, Value::truth(), Value::undefined(), Value::adopt(new Actor(3)))) == "#ok, TRUE, ?, @3, NIL");
+  std::string out = "x=";
+  print_value(out, P(I(1), I(2)));
+  CHECK(out == "x=1, 2");
+}
+
+TEST_CASE("printing a 1,000,000-element list") {
+  Value l = range_list(1'000'000);
+  std::string s = to_string(l);
+  std::string expect;
+  for (int i = 0; i < 1'000'000; ++i) expect += std::to_string(i) + ", ";
+  expect += "NIL";
+  CHECK(s == expect);
+}
+
+TEST_CASE("printing a 100,000-deep head-nested pair") {
+  const int depth = 100'000;
+  Value v = I(0);
+  for (int i = 1; i <= depth; ++i) v = P(std::move(v), I(i));
+  std::string s = to_string(v);
+  // ((((0, 1), 2), 3) ..., 100000
+  std::string expect(depth - 1, '(');
+  expect += "0";
+  for (int i = 1; i < depth; ++i) expect += ", " + std::to_string(i) + ")";
+  expect += ", " + std::to_string(depth);
+  CHECK(s.size() == expect.size());
+  CHECK(s == expect);
+}
