@@ -146,6 +146,15 @@ class Value {
   // Identity of the word: equal for equal immediates and for the same object.
   bool same(const Value& o) const { return bits_ == o.bits_; }
 
+  // A Value for bits whose object (if any) is immortal, as in a global slot.
+  static Value from_immortal_bits(uint64_t b) { return Value(b); }
+  // Gives up ownership of the word without releasing it.
+  uint64_t leak_bits() {
+    uint64_t b = bits_;
+    bits_ = 0;
+    return b;
+  }
+
   // Gives up ownership without releasing (for intrusive structures).
   Object* release_object() {
     Object* o = object();
