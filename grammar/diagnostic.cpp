@@ -1,0 +1,46 @@
+#include "grammar/diagnostic.hpp"
+
+#include <fmt/format.h>
+
+namespace humus::parse {
+
+namespace {
+
+// The text of 1-based line `line`, without its line break ("" past the end).
+std::string_view line_text(std::string_view text, uint32_t line) {
+  std::size_t start = 0;
+  for (uint32_t l = 1; l < line; ++l) {
+    std::size_t nl = text.find('\n', start);
+    if (nl == std::string_view::npos) return {};
+    start = nl + 1;
+  }
+  std::size_t end = text.find('\n', start);
+  std::string_view s = text.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start);
+  if (!s.empty() && s.back() == '\r') s.remove_suffix(1);
+  return s;
+}
+
+}  // namespace
+
+std::string format_diagnostic(const ast::Source& src, ast::Loc loc, std::string_view kind,
+                              std::string_view message) {
+  if (loc.line == 0) return fmt::format("{}: {}: {}\n", src.name, kind, message);
+  std::string out = fmt::format("{}:{}:{}: {}: {}\n", src.name, loc.line, loc.column, kind, message);
+  std::string_view line = line_text(src.text, loc.line);
+  out += line;
+  out += '\n';
+  std::size_t before = loc.column > 0 ? loc.column - 1 : 0;
+  for (std::size_t i = 0; i < before; ++i) {
+    if (i >= line.size()) {
+      out += ' ';
+    } else if (line[i] == '\t') {
+      out += '\t';
+    } else if ((static_cast<unsigned char>(line[i]) & 0xC0) != 0x80) {
+      out += ' ';  // one column per code point: skip UTF-8 continuation bytes
+    }
+  }
+  out += "^\n";
+  return out;
+}
+
+}  // namespace humus::parse

@@ -1,0 +1,25 @@
+// Formatting of error reports that point into a source text, shared by the
+// parser and the compiler (LANGUAGE.md section 12):
+//
+//   fib.hum:3:14: error: expected 'TO' after the message of SEND
+//   SEND (k, n) x
+//               ^
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "grammar/ast.hpp"
+
+namespace humus::parse {
+
+// "FILE:LINE:COLUMN: KIND: MESSAGE\n" + the source line + "\n" + padding and
+// '^' under the column + "\n".  The padding keeps the tabs of the source line
+// (and counts a multi-byte UTF-8 character as one column) so the caret lines
+// up in a terminal.  A column past the end of the line (an error at the end of
+// the input) puts the caret just after it.  With loc.line == 0 (no position)
+// only "FILE: KIND: MESSAGE\n" is written.
+std::string format_diagnostic(const ast::Source& src, ast::Loc loc, std::string_view kind,
+                              std::string_view message);
+
+}  // namespace humus::parse

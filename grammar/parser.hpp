@@ -1,0 +1,42 @@
+// The Humus parser: source text in, ast::Program or one Diagnostic out.
+//
+// parse_program runs the PEGTL grammar of grammar.hpp to a parse tree and
+// converts that tree to the ast:: structures in a second pass, so no AST is
+// built by actions that might be undone by backtracking.  Before parsing, the
+// text is checked to be valid UTF-8.  The first syntax error stops the parse;
+// its message says what was expected and, for brackets and block keywords,
+// where the construct was opened.  An error at the end of the input (an
+// unclosed bracket, string or CASE...) is marked `incomplete`, which the REPL
+// takes as a request for another line.
+//
+// Nesting (brackets, blocks, functions, LET/IF/CASE, NEW, '$', chained calls)
+// is limited to max_nesting_depth levels so that no input can overflow the
+// C++ stack of the parser, the tree conversion or later recursive passes;
+// flat sequences (tuples, strings, statements) are unlimited.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+
+#include "grammar/ast.hpp"
+
+namespace humus::parse {
+
+struct Diagnostic {
+  ast::Loc loc;             // 1-based line/column of the error
+  std::string message;      // e.g. "expected ']' to close the block opened at 12:5"
+  bool incomplete = false;  // the error is at the end of the input: more text may complete it
+};
+
+struct ParseResult {
+  std::optional<ast::Program> program;  // set on success
+  std::optional<Diagnostic> error;      // set on failure
+};
+
+// Deeper nesting than this is the error "nesting too deep (more than N levels)".
+inline constexpr std::size_t max_nesting_depth = 1000;
+
+ParseResult parse_program(ast::SourcePtr source);
+
+}  // namespace humus::parse

@@ -1,0 +1,42 @@
+#include <doctest/doctest.h>
+
+#include "ast_dump.hpp"
+#include "grammar/diagnostic.hpp"
+
+using humus::parse::format_diagnostic;
+
+TEST_CASE("format_diagnostic: header, source line and caret") {
+  humus::ast::Source src{"fib.hum", "LET x = 1\nSEND (k, n) x\n"};
+  CHECK(format_diagnostic(src, {2, 13}, "error", "expected 'TO' after the message of SEND") ==
+        "fib.hum:2:13: error: expected 'TO' after the message of SEND\n"
+        "SEND (k, n) x\n"
+        "            ^\n");
+  CHECK(format_diagnostic(src, {1, 1}, "error", "m") == "fib.hum:1:1: error: m\nLET x = 1\n^\n");
+}
+
+TEST_CASE("format_diagnostic: tabs are kept so the caret lines up") {
+  humus::ast::Source src{"q.hum", "[\n\t\tBECOME x y\r\n]"};
+  CHECK(format_diagnostic(src, {2, 12}, "error", "boom") == "q.hum:2:12: error: boom\n\t\tBECOME x y\n\t\t         ^\n");
+}
+
+TEST_CASE("format_diagnostic: multi-byte characters take one column") {
+  humus::ast::Source src{"u.hum", "\"λλ\" x"};
+  CHECK(format_diagnostic(src, {1, 8}, "runtime error in actor @3", "bad") ==
+        "u.hum:1:8: runtime error in actor @3: bad\n\"λλ\" x\n     ^\n");
+}
+
+TEST_CASE("format_diagnostic: at the end of the input and without a position") {
+  humus::ast::Source src{"<repl:3>", "SEND x\n"};
+  CHECK(format_diagnostic(src, {1, 7}, "error", "e") == "<repl:3>:1:7: error: e\nSEND x\n      ^\n");
+  CHECK(format_diagnostic(src, {2, 1}, "error", "e") == "<repl:3>:2:1: error: e\n\n^\n");
+  CHECK(format_diagnostic(src, {9, 4}, "error", "e") == "<repl:3>:9:4: error: e\n\n   ^\n");
+  CHECK(format_diagnostic(src, {0, 0}, "error", "e") == "<repl:3>: error: e\n");
+}
+
+TEST_CASE("format_diagnostic of a parse error") {
+  auto src = humus::test::source("DEF f(x) AS [\n\tSEND x y\n]", "a.hum");
+  auto r = humus::parse::parse_program(src);
+  REQUIRE(r.error);
+  CHECK(format_diagnostic(*src, r.error->loc, "error", r.error->message) ==
+        "a.hum:2:9: error: expected 'TO' after the message of SEND\n\tSEND x y\n\t       ^\n");
+}
