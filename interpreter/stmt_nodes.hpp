@@ -142,7 +142,7 @@ class BlockNode final : public Node {
 // The code of a lambda: match the argument into a fresh frame, run the body.
 class LambdaCode final : public rt::FunctionCode {
  public:
-  LambdaCode(rt::SourceLoc l, std::shared_ptr<CaptureList> captures) : FunctionCode(l), captures(std::move(captures)) {}
+  LambdaCode(rt::SourceLoc l, std::shared_ptr<CaptureList> caps) : FunctionCode(l), captures(std::move(caps)) {}
   Value apply(const rt::Closure& self, const Value& arg, rt::Context& cx) const override;
   bool run_behavior(const rt::Closure& self, const Value& msg, rt::Context& cx) const override;
 
