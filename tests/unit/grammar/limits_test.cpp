@@ -1,6 +1,6 @@
 // Large and deeply nested inputs: flat sequences of any length parse without
 // deep recursion; nesting beyond max_nesting_depth is an error, and parsing
-// at the limit fits well within 2 MB of stack.
+// at the limit fits within 4 MB of stack (half the default main-thread stack).
 #include <doctest/doctest.h>
 #include <pthread.h>
 
@@ -127,7 +127,7 @@ TEST_CASE("nesting deeper than the limit is an error, not a stack overflow") {
   CHECK(parse("f" + repeat("()", max_nesting_depth)).program);
 }
 
-TEST_CASE("parsing at the nesting limit uses well under 2 MB of stack") {
+TEST_CASE("parsing at the nesting limit uses under 4 MB of stack") {
   std::size_t worst = 0;
   for (const auto& c : nested_cases) {
     std::string text = nested(c, max_nesting_depth);
@@ -137,5 +137,5 @@ TEST_CASE("parsing at the nesting limit uses well under 2 MB of stack") {
     MESSAGE(std::string(c.name), ": ", used / 1024, " KiB of stack at depth ", max_nesting_depth);
     worst = std::max(worst, used);
   }
-  CHECK(worst < (3u << 20) / 2);  // 1.5 MB
+  CHECK(worst < (4u << 20));  // fits the default 8 MB main-thread stack, even under ASan
 }
