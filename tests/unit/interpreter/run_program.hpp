@@ -1,0 +1,52 @@
+// Runs a Humus program inside the test process and captures what it printed.
+#pragma once
+
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include "grammar/ast.hpp"
+#include "interpreter/interpreter.hpp"
+#include "runtime/stack_guard.hpp"
+
+namespace humus::test {
+
+struct Run {
+  std::string out;
+  std::string err;
+  interp::Interpreter::Outcome outcome = interp::Interpreter::Outcome::Ok;
+  bool had_runtime_error = false;
+  rt::RuntimeStats stats;
+};
+
+// Runs `code` as the script "test.hum" to quiescence, on a deep-stack thread
+// like the humus command does.
+inline Run run_program(const std::string& code, unsigned threads = 1) {
+  Run r;
+  std::mutex m;
+  rt::run_on_big_stack([&] {
+    rt::RuntimeOptions o;
+    o.threads = threads;
+    o.seed = 1;
+    o.out = [&](std::string_view s) {
+      std::lock_guard lock(m);
+      r.out += s;
+    };
+    o.err = [&](std::string_view s) {
+      std::lock_guard lock(m);
+      r.err += s;
+    };
+    interp::Interpreter interp(o);
+    auto src = std::make_shared<ast::Source>(ast::Source{"test.hum", code});
+    interp::CompiledUnit* unit = interp.load(src, &r.outcome);
+    if (!unit) return;
+    r.outcome = interp.run(*unit);
+    interp.start();
+    interp.wait_idle();
+    r.had_runtime_error = interp.runtime().had_error();
+    r.stats = interp.runtime().stats();
+  });
+  return r;
+}
+
+}  // namespace humus::test
