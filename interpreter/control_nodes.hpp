@@ -19,11 +19,15 @@ class LetInNode final : public Node {
     bind(f);
     return body_->eval(f);
   }
-  void exec(Frame& f) const override {
+  bool eval_tail(Frame& f, TailCall& tc) const override {
     bind(f);
-    body_->exec(f);
+    return body_->eval_tail(f, tc);
   }
-  bool exec_behavior(Frame& f) const override {
+  Value exec(Frame& f) const override {
+    bind(f);
+    return body_->exec(f);
+  }
+  std::optional<Value> exec_behavior(Frame& f) const override {
     bind(f);
     return body_->exec_behavior(f);
   }
@@ -46,12 +50,18 @@ class IfNode final : public Node {
     const Node* n = choose(f);
     return n ? n->eval(f) : Value::undefined();
   }
-  void exec(Frame& f) const override {
-    if (const Node* n = choose(f)) n->exec(f);
+  bool eval_tail(Frame& f, TailCall& tc) const override {
+    if (const Node* n = choose(f)) return n->eval_tail(f, tc);
+    tc.value = Value::undefined();
+    return false;
   }
-  bool exec_behavior(Frame& f) const override {
+  Value exec(Frame& f) const override {
     const Node* n = choose(f);
-    return n ? n->exec_behavior(f) : false;
+    return n ? n->exec(f) : Value();
+  }
+  std::optional<Value> exec_behavior(Frame& f) const override {
+    const Node* n = choose(f);
+    return n ? n->exec_behavior(f) : std::nullopt;
   }
 
  private:
@@ -76,12 +86,18 @@ class CaseNode final : public Node {
     const Node* n = choose(f);
     return n ? n->eval(f) : Value::undefined();
   }
-  void exec(Frame& f) const override {
-    if (const Node* n = choose(f)) n->exec(f);
+  bool eval_tail(Frame& f, TailCall& tc) const override {
+    if (const Node* n = choose(f)) return n->eval_tail(f, tc);
+    tc.value = Value::undefined();
+    return false;
   }
-  bool exec_behavior(Frame& f) const override {
+  Value exec(Frame& f) const override {
     const Node* n = choose(f);
-    return n ? n->exec_behavior(f) : false;
+    return n ? n->exec(f) : Value();
+  }
+  std::optional<Value> exec_behavior(Frame& f) const override {
+    const Node* n = choose(f);
+    return n ? n->exec_behavior(f) : std::nullopt;
   }
 
  private:

@@ -135,6 +135,7 @@ class CallNode final : public Node {
   CallNode(rt::SourceLoc l, std::unique_ptr<Node> fn, std::unique_ptr<Node> arg)
       : Node(l), fn_(std::move(fn)), arg_(std::move(arg)) {}
   Value eval(Frame& f) const override;
+  bool eval_tail(Frame& f, TailCall& tc) const override;
 
  private:
   std::unique_ptr<Node> fn_;
@@ -148,8 +149,10 @@ class Call2Node final : public Node {
   Call2Node(rt::SourceLoc l, std::unique_ptr<Node> fn, std::unique_ptr<Node> a, std::unique_ptr<Node> b)
       : Node(l), fn_(std::move(fn)), a_(std::move(a)), b_(std::move(b)) {}
   Value eval(Frame& f) const override;
+  bool eval_tail(Frame& f, TailCall& tc) const override;
 
  private:
+  Value eval_with(const Value& fn, Frame& f) const;
   std::unique_ptr<Node> fn_, a_, b_;
 };
 

@@ -58,12 +58,12 @@ bool Interpreter::run_stmt(const TopStmt& t, const std::function<void(const rt::
   HUMUS_FRAME(f, t.layout.slots, nullptr, cx);
   try {
     if (t.is_import) rt::runtime_error(t.source_loc, "IMPORT is not supported yet");
-    t.body.run(f);
+    rt::run_blocks(t.body.run(f), cx);
     for (auto [slot, global] : t.publish) runtime_->globals().set(global, f.slots[slot]);
     if (t.expr) {
       rt::Value v = t.expr->eval(f);
       if (v.is_block()) {
-        run_statement_value(v, cx, t.source_loc);
+        rt::run_blocks(std::move(v), cx);
       } else if (on_value) {
         on_value(v);
       } else if (!v.is_undefined()) {

@@ -7,12 +7,21 @@
 // and no interpretation of syntax while messages run.
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include "interpreter/frame.hpp"
 #include "runtime/errors.hpp"
 
 namespace humus::interp {
+
+// A call left pending in tail position: the caller's loop makes it, so a
+// tail-recursive function runs in constant C++ stack.
+struct TailCall {
+  Value fn;   // a Closure whose code is tail_callable
+  Value arg;
+  Value value;  // the result, when there is no pending call
+};
 
 class Node {
  public:
@@ -22,10 +31,18 @@ class Node {
   Node& operator=(const Node&) = delete;
 
   virtual Value eval(Frame& f) const = 0;
-  // Statement position: a block runs here, ? does nothing, anything else is an error.
-  virtual void exec(Frame& f) const;
-  // The body of a behavior: runs the block it gives; false when it gives ? (unhandled).
-  virtual bool exec_behavior(Frame& f) const;
+  // Tail position of a function body: true with tc.fn/tc.arg set when the
+  // result is a call still to be made, else false with tc.value set.
+  virtual bool eval_tail(Frame& f, TailCall& tc) const {
+    tc.value = eval(f);
+    return false;
+  }
+  // Statement position: runs the statements it stands for, and returns a
+  // block value still to run (it gave a block in tail position), or empty.
+  // ? does nothing; any other value is an error.
+  virtual Value exec(Frame& f) const;
+  // The body of a behavior: like exec, or nullopt when it gives ? (unhandled).
+  virtual std::optional<Value> exec_behavior(Frame& f) const;
 
   rt::SourceLoc loc;
 };
@@ -48,13 +65,14 @@ class StmtNode {
   virtual ~StmtNode() = default;
   StmtNode(const StmtNode&) = delete;
   StmtNode& operator=(const StmtNode&) = delete;
-  virtual void exec(Frame& f) const = 0;
+  // Returns a block value still to run (see Node::exec), or empty.
+  virtual Value exec(Frame& f) const = 0;
 
   rt::SourceLoc loc;
 };
 
-// Runs a value in statement position (see Node::exec).
-void run_statement_value(const Value& v, rt::Context& cx, const rt::SourceLoc& loc);
+// A value in statement position: the block to run, empty for ?, else an error.
+Value statement_block(Value v, const rt::SourceLoc& loc);
 // A value for an error message: printed, and cut short when long.
 std::string describe(const Value& v);
 

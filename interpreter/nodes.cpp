@@ -19,24 +19,19 @@ std::string describe(const Value& v) {
   return s;
 }
 
-void run_statement_value(const Value& v, rt::Context& cx, const rt::SourceLoc& loc) {
-  if (v.is_block()) {
-    const auto* b = v.as<rt::BlockValue>();
-    b->code->run(*b, cx);
-  } else if (!v.is_undefined()) {
-    runtime_error(loc, "a statement must give a block or ?, not " + describe(v));
-  }
+Value statement_block(Value v, const rt::SourceLoc& loc) {
+  if (v.is_block()) return v;
+  if (!v.is_undefined()) runtime_error(loc, "a statement must give a block or ?, not " + describe(v));
+  return Value();
 }
 
-void Node::exec(Frame& f) const { run_statement_value(eval(f), f.cx, loc); }
+Value Node::exec(Frame& f) const { return statement_block(eval(f), loc); }
 
-bool Node::exec_behavior(Frame& f) const {
+std::optional<Value> Node::exec_behavior(Frame& f) const {
   Value v = eval(f);
-  if (v.is_undefined()) return false;
+  if (v.is_undefined()) return std::nullopt;
   if (!v.is_block()) runtime_error(loc, "a behavior must give a block or ?, not " + describe(v));
-  const auto* b = v.as<rt::BlockValue>();
-  b->code->run(*b, f.cx);
-  return true;
+  return v;
 }
 
 // ------------------------------------------------------------ variables
@@ -106,8 +101,27 @@ Value CallNode::eval(Frame& f) const {
   return apply_function(fn, arg, f.cx, loc);
 }
 
-Value Call2Node::eval(Frame& f) const {
+namespace {
+bool is_tail_callable(const Value& fn) {
+  return fn.is(rt::ObjKind::Closure) && fn.as<rt::Closure>()->code->tail_callable;
+}
+}  // namespace
+
+bool CallNode::eval_tail(Frame& f, TailCall& tc) const {
   Value fn = fn_->eval(f);
+  Value arg = arg_ ? arg_->eval(f) : Value::nil();
+  if (is_tail_callable(fn)) {
+    tc.fn = std::move(fn);
+    tc.arg = std::move(arg);
+    return true;
+  }
+  tc.value = apply_function(fn, arg, f.cx, loc);
+  return false;
+}
+
+Value Call2Node::eval(Frame& f) const { return eval_with(fn_->eval(f), f); }
+
+Value Call2Node::eval_with(const Value& fn, Frame& f) const {
   Value a = a_->eval(f);
   Value b = b_->eval(f);
   if (fn.is(rt::ObjKind::Native)) {
@@ -115,6 +129,19 @@ Value Call2Node::eval(Frame& f) const {
     if (n->fn2) return n->fn2(a, b);
   }
   return apply_function(fn, rt::make_pair(std::move(a), std::move(b)), f.cx, loc);
+}
+
+bool Call2Node::eval_tail(Frame& f, TailCall& tc) const {
+  Value fn = fn_->eval(f);
+  if (!is_tail_callable(fn)) {
+    tc.value = eval_with(fn, f);
+    return false;
+  }
+  Value a = a_->eval(f);
+  Value b = b_->eval(f);
+  tc.fn = std::move(fn);
+  tc.arg = rt::make_pair(std::move(a), std::move(b));
+  return true;
 }
 
 Value TupleNode::eval(Frame& f) const {
@@ -148,14 +175,15 @@ void LetInNode::bind(Frame& f) const {
 
 // ----------------------------------------------------------- statements
 
-void SendStmt::exec(Frame& f) const {
+Value SendStmt::exec(Frame& f) const {
   Value msg = msg_->eval(f);
   Value target = target_->eval(f);
   if (!target.is_actor()) runtime_error(loc, "SEND ... TO needs an actor, not " + describe(target));
   f.cx.fx.sends.push_back({std::move(target), std::move(msg)});
+  return Value();
 }
 
-void AfterStmt::exec(Frame& f) const {
+Value AfterStmt::exec(Frame& f) const {
   Value delay = delay_->eval(f);
   Value msg = msg_->eval(f);
   Value target = target_->eval(f);
@@ -163,34 +191,40 @@ void AfterStmt::exec(Frame& f) const {
     runtime_error(loc, "AFTER needs a delay in milliseconds (an integer >= 0), not " + describe(delay));
   if (!target.is_actor()) runtime_error(loc, "AFTER ... SEND ... TO needs an actor, not " + describe(target));
   f.cx.fx.delayed.push_back({delay.small_value(), std::move(target), std::move(msg)});
+  return Value();
 }
 
-void BecomeStmt::exec(Frame& f) const {
+Value BecomeStmt::exec(Frame& f) const {
   Value beh = beh_->eval(f);
   if (!beh.is_function()) runtime_error(loc, "BECOME needs a function as the behavior, not " + describe(beh));
   if (!f.cx.fx.become.empty()) runtime_error(loc, "a second BECOME in one message-event");
   f.cx.fx.become = std::move(beh);
+  return Value();
 }
 
-void ThrowStmt::exec(Frame& f) const {
+Value ThrowStmt::exec(Frame& f) const {
   Value v = value_->eval(f);
   std::string text = "THROW " + describe(v);
   throw rt::EventError{loc, std::move(text), std::move(v)};
 }
 
-void BindStmt::exec(Frame& f) const {
+Value BindStmt::exec(Frame& f) const {
   if (!eq_->holds(f)) runtime_error(loc, "LET mismatch: the value does not match the pattern");
+  return Value();
 }
 
-void CreateStmt::exec(Frame& f) const {
+Value CreateStmt::exec(Frame& f) const {
   Value beh = beh_->eval(f);
   if (!beh.is_function()) runtime_error(loc, "CREATE ... WITH needs a function as the behavior, not " + describe(beh));
   f.slots[slot_].as<rt::Actor>()->behavior = std::move(beh);
+  return Value();
 }
 
-void BlockBody::run(Frame& f) const {
+Value BlockBody::run(Frame& f) const {
   for (uint32_t slot : creates) f.slots[slot] = f.cx.rt.new_actor(Value());
-  for (const auto& s : steps) s->exec(f);
+  const size_t n = steps.size();
+  for (size_t i = 0; i + 1 < n; ++i) rt::run_blocks(steps[i]->exec(f), f.cx);
+  return n ? steps[n - 1]->exec(f) : Value();
 }
 
 Value BlockNode::eval(Frame& f) const {
@@ -201,28 +235,66 @@ Value BlockNode::eval(Frame& f) const {
   return result;
 }
 
-void BlockCodeImpl::run(const rt::BlockValue& self, rt::Context& cx) const {
+Value BlockCodeImpl::run(const rt::BlockValue& self, rt::Context& cx) const {
   rt::check_stack(loc);
   const rt::Closure* closure = self.closure.empty() ? nullptr : self.closure.as<rt::Closure>();
   HUMUS_FRAME(f, layout_.slots, closure, cx);
   for (size_t i = 0; i < node_.saved_slots.size(); ++i) f.slots[node_.saved_slots[i]] = self.saved()[i];
-  node_.body.run(f);
+  return node_.body.run(f);
 }
 
 // ------------------------------------------------------------ functions
 
+// Calls in tail position loop here instead of recursing: a tail-recursive
+// function runs in constant C++ stack. The frame is reused while it is big
+// enough and grown (on the stack) when a callee needs more slots.
 Value LambdaCode::apply(const rt::Closure& self, const Value& arg, rt::Context& cx) const {
   rt::check_stack(loc);
-  HUMUS_FRAME(f, layout.slots, &self, cx);
-  if (!param->match(arg, f)) return Value::undefined();
-  return body->eval(f);
+  uint32_t capacity = layout.slots ? layout.slots : 1;
+  Value* slots = static_cast<Value*>(alloca(sizeof(Value) * capacity));
+  std::uninitialized_value_construct_n(slots, capacity);
+  struct Release {
+    Value*& slots;
+    uint32_t& n;
+    ~Release() { std::destroy_n(slots, n); }
+  } release{slots, capacity};
+
+  const rt::Closure* closure = &self;
+  const LambdaCode* code = this;
+  const Value* argument = &arg;
+  TailCall tc;
+  Value held_fn, held_arg;  // keep the callee and its argument alive across iterations
+  for (;;) {
+    if (code->layout.slots > capacity) {
+      std::destroy_n(slots, capacity);
+      capacity = code->layout.slots;
+      slots = static_cast<Value*>(alloca(sizeof(Value) * capacity));
+      std::uninitialized_value_construct_n(slots, capacity);
+    }
+    Frame f{slots, closure, cx};
+    if (!code->param->match(*argument, f)) return Value::undefined();
+    if (!code->body->eval_tail(f, tc)) return std::move(tc.value);
+    for (uint32_t i = 0; i < capacity; ++i) slots[i] = Value();
+    held_fn = std::move(tc.fn);
+    held_arg = std::move(tc.arg);
+    closure = held_fn.as<rt::Closure>();
+    code = static_cast<const LambdaCode*>(closure->code);
+    argument = &held_arg;
+  }
 }
 
 bool LambdaCode::run_behavior(const rt::Closure& self, const Value& msg, rt::Context& cx) const {
   rt::check_stack(loc);
-  HUMUS_FRAME(f, layout.slots, &self, cx);
-  if (!param->match(msg, f)) return false;
-  return body->exec_behavior(f);
+  Value rest;
+  {
+    HUMUS_FRAME(f, layout.slots, &self, cx);
+    if (!param->match(msg, f)) return false;
+    std::optional<Value> r = body->exec_behavior(f);
+    if (!r) return false;
+    rest = std::move(*r);
+  }
+  rt::run_blocks(std::move(rest), cx);
+  return true;
 }
 
 }  // namespace humus::interp

@@ -14,7 +14,7 @@ class SendStmt final : public StmtNode {
  public:
   SendStmt(rt::SourceLoc l, std::unique_ptr<Node> msg, std::unique_ptr<Node> target)
       : StmtNode(l), msg_(std::move(msg)), target_(std::move(target)) {}
-  void exec(Frame& f) const override;
+  Value exec(Frame& f) const override;
 
  private:
   std::unique_ptr<Node> msg_, target_;
@@ -24,7 +24,7 @@ class AfterStmt final : public StmtNode {
  public:
   AfterStmt(rt::SourceLoc l, std::unique_ptr<Node> delay, std::unique_ptr<Node> msg, std::unique_ptr<Node> target)
       : StmtNode(l), delay_(std::move(delay)), msg_(std::move(msg)), target_(std::move(target)) {}
-  void exec(Frame& f) const override;
+  Value exec(Frame& f) const override;
 
  private:
   std::unique_ptr<Node> delay_, msg_, target_;
@@ -33,7 +33,7 @@ class AfterStmt final : public StmtNode {
 class BecomeStmt final : public StmtNode {
  public:
   BecomeStmt(rt::SourceLoc l, std::unique_ptr<Node> beh) : StmtNode(l), beh_(std::move(beh)) {}
-  void exec(Frame& f) const override;
+  Value exec(Frame& f) const override;
 
  private:
   std::unique_ptr<Node> beh_;
@@ -42,7 +42,7 @@ class BecomeStmt final : public StmtNode {
 class ThrowStmt final : public StmtNode {
  public:
   ThrowStmt(rt::SourceLoc l, std::unique_ptr<Node> value) : StmtNode(l), value_(std::move(value)) {}
-  void exec(Frame& f) const override;
+  Value exec(Frame& f) const override;
 
  private:
   std::unique_ptr<Node> value_;
@@ -52,7 +52,7 @@ class ThrowStmt final : public StmtNode {
 class ExprStmt final : public StmtNode {
  public:
   ExprStmt(rt::SourceLoc l, std::unique_ptr<Node> e) : StmtNode(l), expr_(std::move(e)) {}
-  void exec(Frame& f) const override { expr_->exec(f); }
+  Value exec(Frame& f) const override { return expr_->exec(f); }
 
  private:
   std::unique_ptr<Node> expr_;
@@ -62,7 +62,7 @@ class ExprStmt final : public StmtNode {
 class BindStmt final : public StmtNode {
  public:
   BindStmt(rt::SourceLoc l, std::unique_ptr<Equation> eq) : StmtNode(l), eq_(std::move(eq)) {}
-  void exec(Frame& f) const override;
+  Value exec(Frame& f) const override;
 
  private:
   std::unique_ptr<Equation> eq_;
@@ -73,7 +73,7 @@ class BindStmt final : public StmtNode {
 class CreateStmt final : public StmtNode {
  public:
   CreateStmt(rt::SourceLoc l, uint32_t slot, std::unique_ptr<Node> beh) : StmtNode(l), slot_(slot), beh_(std::move(beh)) {}
-  void exec(Frame& f) const override;
+  Value exec(Frame& f) const override;
 
  private:
   uint32_t slot_;
@@ -89,8 +89,9 @@ class GroupStmt final : public StmtNode {
     std::unique_ptr<LambdaNode> lambda;
   };
   GroupStmt(rt::SourceLoc l, std::vector<Member> members) : StmtNode(l), members_(std::move(members)) {}
-  void exec(Frame& f) const override {
+  Value exec(Frame& f) const override {
     for (const auto& m : members_) f.slots[m.slot] = m.lambda->eval(f);
+    return Value();
   }
 
  private:
@@ -103,7 +104,8 @@ class GroupStmt final : public StmtNode {
 struct BlockBody {
   std::vector<uint32_t> creates;
   std::vector<std::unique_ptr<StmtNode>> steps;
-  void run(Frame& f) const;
+  // Returns the block left in tail position by the last step, or empty.
+  Value run(Frame& f) const;
 };
 
 class BlockNode;
@@ -113,7 +115,7 @@ class BlockCodeImpl final : public rt::BlockCode {
  public:
   BlockCodeImpl(rt::SourceLoc l, const BlockNode& node, const FrameLayout& layout)
       : BlockCode(l), node_(node), layout_(layout) {}
-  void run(const rt::BlockValue& self, rt::Context& cx) const override;
+  Value run(const rt::BlockValue& self, rt::Context& cx) const override;
 
  private:
   const BlockNode& node_;
@@ -126,11 +128,8 @@ class BlockNode final : public Node {
  public:
   BlockNode(rt::SourceLoc l, const FrameLayout& layout) : Node(l), code_(l, *this, layout) {}
   Value eval(Frame& f) const override;
-  void exec(Frame& f) const override { body.run(f); }
-  bool exec_behavior(Frame& f) const override {
-    body.run(f);
-    return true;
-  }
+  Value exec(Frame& f) const override { return body.run(f); }
+  std::optional<Value> exec_behavior(Frame& f) const override { return body.run(f); }
 
   BlockBody body;
   std::vector<uint32_t> saved_slots;  // slots outside the block that it reads
@@ -142,7 +141,9 @@ class BlockNode final : public Node {
 // The code of a lambda: match the argument into a fresh frame, run the body.
 class LambdaCode final : public rt::FunctionCode {
  public:
-  LambdaCode(rt::SourceLoc l, std::shared_ptr<CaptureList> caps) : FunctionCode(l), captures(std::move(caps)) {}
+  LambdaCode(rt::SourceLoc l, std::shared_ptr<CaptureList> caps) : FunctionCode(l), captures(std::move(caps)) {
+    tail_callable = true;
+  }
   Value apply(const rt::Closure& self, const Value& arg, rt::Context& cx) const override;
   bool run_behavior(const rt::Closure& self, const Value& msg, rt::Context& cx) const override;
 

@@ -31,6 +31,9 @@ class FunctionCode {
   // the current message-event. False when the message did not match (unhandled).
   virtual bool run_behavior(const Closure& self, const Value& msg, Context& cx) const = 0;
 
+  // Set by code that can take part in the interpreter's tail-call loop.
+  bool tail_callable = false;
+
   SourceLoc loc;
 };
 
@@ -38,10 +41,17 @@ class BlockCode {
  public:
   explicit BlockCode(SourceLoc where) : loc(where) {}
   virtual ~BlockCode() = default;
-  virtual void run(const BlockValue& self, Context& cx) const = 0;
+  // Runs the block; returns a block value still to run when its last
+  // statement gave one (a tail position), else an empty Value. Callers run
+  // those in a loop (run_blocks), so statement-level recursion such as
+  // `send_to_all(rest)` as a block's last statement does not grow the stack.
+  virtual Value run(const BlockValue& self, Context& cx) const = 0;
 
   SourceLoc loc;
 };
+
+// Runs a block value and every block it leaves in tail position, in a loop.
+inline void run_blocks(Value block, Context& cx);
 
 // Objects with a trailing array of Values, allocated in one piece.
 struct Closure : Object {
@@ -81,5 +91,13 @@ struct Native : Object {
   Fn2 fn2;
   Native(const char* n, Fn1 f, Fn2 f2) : Object(ObjKind::Native), name(n), fn(f), fn2(f2) {}
 };
+
+inline void run_blocks(Value block, Context& cx) {
+  while (!block.empty()) {
+    const auto* b = block.as<BlockValue>();
+    Value next = b->code->run(*b, cx);
+    block = std::move(next);
+  }
+}
 
 }  // namespace humus::rt

@@ -1,6 +1,7 @@
 #include "runtime/runtime.hpp"
 
 #include <cstdio>
+#include <vector>
 
 #include "runtime/builtins.hpp"
 #include "runtime/code.hpp"
@@ -43,11 +44,25 @@ void timer_behavior(Actor&, const Value& msg, Context& cx) {
   cx.rt.report_unhandled(*cx.self, msg);
 }
 
-// random: (cust, n) -> a uniform integer in 0 .. n-1 to cust.
+// random: (cust, n) -> a uniform integer in 0 .. n-1 to cust (n may be big).
 void random_behavior(Actor&, const Value& msg, Context& cx) {
   if (msg.is_pair() && head(msg).is_actor() && tail(msg).is_small() && tail(msg).small_value() > 0) {
     std::uniform_int_distribution<int64_t> pick(0, tail(msg).small_value() - 1);
     cx.fx.sends.push_back({head(msg), Value::small(pick(cx.rt.rng_))});
+    return;
+  }
+  if (msg.is_pair() && head(msg).is_actor() && tail(msg).is_bigint() && mpz_sgn(tail(msg).as<BigInt>()->z) > 0) {
+    // 64 random bits more than n has, reduced mod n: the bias is below 2^-64.
+    const mpz_t& n = tail(msg).as<BigInt>()->z;
+    std::vector<uint64_t> words(mpz_sizeinbase(n, 2) / 64 + 2);
+    for (auto& w : words) w = cx.rt.rng_();
+    mpz_t r;
+    mpz_init(r);
+    mpz_import(r, words.size(), 1, sizeof(uint64_t), 0, 0, words.data());
+    mpz_mod(r, r, n);
+    Value v = integer_from_mpz(r);
+    mpz_clear(r);
+    cx.fx.sends.push_back({head(msg), std::move(v)});
     return;
   }
   ++cx.unhandled;

@@ -42,7 +42,7 @@ struct FakeFunction : FunctionCode {
 };
 struct FakeBlock : BlockCode {
   using BlockCode::BlockCode;
-  void run(const BlockValue&, Context&) const override {}
+  Value run(const BlockValue&, Context&) const override { return Value(); }
 };
 
 // Live-object accounting: counting is switched on before main() (see
