@@ -95,6 +95,7 @@ class Compiler {
       : source_(program.source), rt_(rt), arena_(arena) {}
 
   std::unique_ptr<TopStmt> top(const ast::Stmt& s);
+  std::vector<CompileWarning> warnings;
 
  private:
   // ---- locations and errors
@@ -237,6 +238,11 @@ NodePtr Compiler::expr(FnScope& fs, const ast::Expr& e) {
     case ast::ExprKind::Now:
       return std::make_unique<NowNode>(l);
     case ast::ExprKind::Lambda:
+      // `\x.[ ... ], y` is one function returning a pair, by the rule that a
+      // body extends as far as it can; it is almost always meant as (\x.[ ... ]), y.
+      if (e.body->kind == ast::ExprKind::Tuple && e.body->elements.front()->kind == ast::ExprKind::Block)
+        warnings.push_back({e.loc, "this function's body is a pair that starts with a block; if the function "
+                                   "should end at that ']', put it in parentheses: (\\x.[ ... ]), ..."});
       return lambda(fs, *e.param, *e.body, e.loc, {});
     case ast::ExprKind::Block:
       return block_literal(fs, e);
@@ -595,6 +601,7 @@ std::unique_ptr<CompiledUnit> compile_program(const ast::Program& program, rt::R
   unit->source = program.source;
   Compiler c(program, rt, arena);
   for (const auto& s : program.stmts) unit->stmts.push_back(c.top(*s));
+  unit->warnings = std::move(c.warnings);
   return unit;
 }
 

@@ -27,6 +27,8 @@ CompiledUnit* Interpreter::load(ast::SourcePtr source, Outcome* outcome, bool* i
   }
   try {
     auto unit = compile_program(*parsed.program, *runtime_, arena_);
+    for (const auto& w : unit->warnings)
+      runtime_->write_err(parse::format_diagnostic(*source, w.loc, "warning", w.message));
     CompiledUnit* raw = unit.get();
     arena_.keep(std::move(unit));
     if (outcome) *outcome = Outcome::Ok;

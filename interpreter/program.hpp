@@ -26,9 +26,15 @@ struct TopStmt {
   bool is_import = false;
 };
 
+struct CompileWarning {
+  ast::Loc loc;
+  std::string message;
+};
+
 struct CompiledUnit {
   ast::SourcePtr source;
   std::vector<std::unique_ptr<TopStmt>> stmts;
+  std::vector<CompileWarning> warnings;
 };
 
 class CodeArena {
