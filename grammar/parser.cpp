@@ -627,7 +627,11 @@ std::size_t invalid_utf8_at(std::string_view s) {
     for (std::size_t k = 1; k < len; ++k) {
       if (i + k >= n) return i;  // cut short by the end of the input
       unsigned char d = b[i + k];
-      if (k == 1 ? (d < lo || d > hi) : (d & 0xC0) != 0x80) return i + k;
+      // A byte that is no continuation byte at all means the sequence at i
+      // was cut short: blame its first byte (the byte after it may be a
+      // perfectly good '"'). A continuation byte out of range is itself wrong.
+      if ((d & 0xC0) != 0x80) return i;
+      if (k == 1 && (d < lo || d > hi)) return i + k;
     }
     i += len;
   }

@@ -120,6 +120,7 @@ class Compiler {
                                      LambdaCode* code = nullptr);
   NodePtr block_literal(FnScope& fs, const ast::Expr& e);
   Value constant(const ast::Constant& c);
+  static Value unpinned_constant(const ast::Constant& c);
 
   // ---- patterns and equations
   PatPtr pattern(FnScope& fs, const ast::Pattern& p, const SlotFor& slot_for);
@@ -138,6 +139,10 @@ class Compiler {
   }
 
   ast::SourcePtr source_;
+  // True while compiling a top-level statement whose blocks are values to be
+  // run later (DEF b AS [ ... ], SEND [ ... ] TO a), so SELF and BECOME in
+  // them are checked when they run, not rejected as "at top level".
+  bool blocks_defer_ = false;
   rt::Runtime& rt_;
   CodeArena& arena_;
 };
@@ -202,7 +207,15 @@ NodePtr Compiler::variable(FnScope& fs, const std::string& name, ast::Loc loc) {
 
 // ------------------------------------------------------------ expressions
 
+// Boxed constants (big integers, strings) are pinned: shared by every event
+// without reference counting, freed with the runtime.
 Value Compiler::constant(const ast::Constant& c) {
+  Value v = unpinned_constant(c);
+  rt_.globals().pin(v);
+  return v;
+}
+
+Value Compiler::unpinned_constant(const ast::Constant& c) {
   switch (c.kind) {
     case ast::Constant::Kind::Integer:
       return rt::parse_integer(c.digits, c.radix, c.negative);
@@ -336,10 +349,13 @@ NodePtr Compiler::block_literal(FnScope& fs, const ast::Expr& e) {
   auto node = std::make_unique<BlockNode>(sloc(e.loc), *fs.layout);
   SlotRecorder recorder{fs.top, {}};
   fs.recorders.push_back(&recorder);
+  const bool was_top = fs.top_level;
+  if (blocks_defer_) fs.top_level = false;
   {
     ScopeGuard scope(fs);
     block_body(fs, e.stmts, node->body);
   }
+  fs.top_level = was_top;
   fs.recorders.pop_back();
   node->saved_slots.assign(recorder.reads.begin(), recorder.reads.end());
   return node;
@@ -549,6 +565,7 @@ std::unique_ptr<TopStmt> Compiler::top(const ast::Stmt& s) {
   fs.capture_index = std::make_shared<std::unordered_map<std::string, uint32_t>>();
   BlockScope root;
   fs.block = &root;
+  blocks_defer_ = s.kind != ast::StmtKind::Expr;
 
   // Names a top-level statement binds are globals: other code (including the
   // statement's own functions) finds them by global slot, late-bound.

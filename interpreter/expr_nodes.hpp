@@ -15,12 +15,10 @@ namespace humus::interp {
 
 class LambdaCode;
 
-// A literal: integer, symbol, string, TRUE, NIL, ... (immortal when boxed).
+// A literal: integer, symbol, string, TRUE, NIL, ... (pinned when boxed).
 class ConstNode final : public Node {
  public:
-  ConstNode(rt::SourceLoc l, Value v) : Node(l), value_(std::move(v)) {
-    if (value_.is_object()) value_.object()->make_immortal();
-  }
+  ConstNode(rt::SourceLoc l, Value v) : Node(l), value_(std::move(v)) {}
   Value eval(Frame&) const override { return value_; }
 
  private:

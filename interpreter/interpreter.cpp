@@ -12,8 +12,14 @@ namespace humus::interp {
 Interpreter::Interpreter(rt::RuntimeOptions options)
     : runtime_(std::make_unique<rt::Runtime>(std::move(options))), top_(*runtime_) {}
 
-// The runtime's workers stop before the compiled code they run is freed.
-Interpreter::~Interpreter() { runtime_.reset(); }
+// Order matters: the workers stop before the compiled code they run is
+// freed, and that code (holding pinned constants) goes before the runtime
+// frees what it pinned.
+Interpreter::~Interpreter() {
+  runtime_->stop();
+  arena_.clear();
+  runtime_.reset();
+}
 
 CompiledUnit* Interpreter::load(ast::SourcePtr source, Outcome* outcome, bool* incomplete) {
   if (incomplete) *incomplete = false;

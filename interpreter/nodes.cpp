@@ -196,6 +196,7 @@ Value AfterStmt::exec(Frame& f) const {
 
 Value BecomeStmt::exec(Frame& f) const {
   Value beh = beh_->eval(f);
+  if (!f.cx.self) runtime_error(loc, "BECOME can only be used inside an actor's behavior, not at top level");
   if (!beh.is_function()) runtime_error(loc, "BECOME needs a function as the behavior, not " + describe(beh));
   if (!f.cx.fx.become.empty()) runtime_error(loc, "a second BECOME in one message-event");
   f.cx.fx.become = std::move(beh);

@@ -30,9 +30,7 @@ class BindPat final : public PatNode {
 // A literal: immediates compare as words; boxed ones (big integers, strings) structurally.
 class ConstPat final : public PatNode {
  public:
-  ConstPat(rt::SourceLoc l, Value v) : PatNode(l), value_(std::move(v)) {
-    if (value_.is_object()) value_.object()->make_immortal();
-  }
+  ConstPat(rt::SourceLoc l, Value v) : PatNode(l), value_(std::move(v)) {}
   bool match(const Value& v, Frame&) const override {
     return value_.is_object() ? rt::equal(v, value_) : v.same(value_);
   }

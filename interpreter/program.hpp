@@ -48,6 +48,11 @@ class CodeArena {
   }
   void keep(ast::SourcePtr s) { sources_.push_back(std::move(s)); }
   void keep(std::unique_ptr<CompiledUnit> u) { units_.push_back(std::move(u)); }
+  void clear() {
+    units_.clear();
+    codes_.clear();
+    sources_.clear();
+  }
 
  private:
   std::vector<std::unique_ptr<rt::FunctionCode>> codes_;

@@ -8,18 +8,20 @@ namespace humus::rt {
 Dispatcher::Dispatcher(EventRunner& runner, unsigned threads, unsigned budget)
     : runner_(runner), threads_(threads ? threads : 1), budget_(budget ? budget : 1) {}
 
-Dispatcher::~Dispatcher() {
+void Dispatcher::stop() {
   {
     std::lock_guard lock(ready_mutex_);
     stopping_ = true;
   }
   ready_cv_.notify_all();
   for (auto& t : workers_) t.join();
+  workers_.clear();
   // Whatever is still queued is dropped with its actors' references.
   for (Actor* a : ready_) {
     while (Message* m = a->mailbox.pop()) delete m;
     a->release();
   }
+  ready_.clear();
 }
 
 void Dispatcher::start() {
@@ -49,6 +51,11 @@ void Dispatcher::push_ready(Actor* actor) {
   bool wake;
   {
     std::lock_guard lock(ready_mutex_);
+    if (stopping_) {  // a late send (a timer) while stopping: dropped
+      while (Message* m = actor->mailbox.pop()) delete m;
+      actor->release();
+      return;
+    }
     ready_.push_back(actor);
     wake = sleeping_ > 0;
   }

@@ -36,7 +36,9 @@ class EventRunner {
 class Dispatcher {
  public:
   Dispatcher(EventRunner& runner, unsigned threads, unsigned budget);
-  ~Dispatcher();  // stops the workers; queued messages are dropped
+  ~Dispatcher() { stop(); }
+  // Stops the workers; queued messages are dropped.
+  void stop();
   Dispatcher(const Dispatcher&) = delete;
   Dispatcher& operator=(const Dispatcher&) = delete;
 

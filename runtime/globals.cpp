@@ -9,8 +9,16 @@ Globals::Globals() : chunks_(new std::atomic<std::atomic<uint64_t>*>[kMaxChunks]
 }
 
 Globals::~Globals() {
-  // Values in globals are immortal and deliberately not released.
+  // The cells hold uncounted references to pinned values; those go here.
+  free_pinned(std::move(pinned_));
   for (uint32_t i = 0; i < kMaxChunks; ++i) delete[] chunks_[i].load(std::memory_order_relaxed);
+}
+
+void Globals::pin(const Value& v) {
+  if (!v.is_object() || v.object()->immortal()) return;
+  v.object()->make_immortal();
+  std::lock_guard lock(mutex_);
+  pinned_.push_back(v.object());
 }
 
 uint32_t Globals::slot(std::string_view name) {
@@ -40,8 +48,8 @@ std::string Globals::name(uint32_t slot) const {
 }
 
 void Globals::set(uint32_t slot, Value v) {
-  if (v.is_object()) v.object()->make_immortal();
-  // The reference held by `v` is kept forever by the slot (immortal).
+  pin(v);
+  // The slot keeps the reference `v` held, uncounted, until the globals go.
   cell(slot).store(v.leak_bits(), std::memory_order_release);
 }
 

@@ -42,6 +42,10 @@ class Globals {
     return Value::from_immortal_bits(bits);
   }
   void set(uint32_t slot, Value v);
+  // Makes v's object immortal (uncounted, shared freely between threads) and
+  // frees it when these globals are destroyed. For global values and for
+  // constants in compiled code, which must then be gone first.
+  void pin(const Value& v);
   // The cell behind a slot: it never moves, so compiled code can keep its address.
   const std::atomic<uint64_t>* cell_address(uint32_t slot) const { return &cell(slot); }
 
@@ -60,6 +64,7 @@ class Globals {
   mutable std::mutex mutex_;  // guards names_, index_ and chunk creation
   std::unordered_map<std::string, uint32_t> index_;
   std::deque<std::string> names_;
+  std::vector<Object*> pinned_;
   std::unique_ptr<std::atomic<std::atomic<uint64_t>*>[]> chunks_;
 };
 

@@ -80,7 +80,12 @@ Runtime::Runtime(RuntimeOptions options)
   define_builtins();
 }
 
-Runtime::~Runtime() = default;
+Runtime::~Runtime() { stop(); }
+
+void Runtime::stop() {
+  timers_.stop();
+  dispatcher_.stop();
+}
 
 void Runtime::define_builtins() {
   for (Native* fn : builtin_functions()) globals_.set(globals_.slot(fn->name), Value::share(fn));

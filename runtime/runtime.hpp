@@ -66,6 +66,9 @@ class Runtime final : public EventRunner {
   void send(const Value& target, Value message);
 
   void start();        // starts dispatching (messages queue up until then)
+  // Stops the workers and the timer thread; queued messages are dropped.
+  // After it, no compiled code runs any more (it may then be freed).
+  void stop();
   void wait_idle();    // blocks until quiescent
   uint64_t drain() { return dispatcher_.drain(); }
 

@@ -25,8 +25,15 @@ inline void check_stack(const SourceLoc& loc) {
     recursion_too_deep(loc);
 }
 
-// The stack size of the threads the runtime makes (workers, the interpreter thread).
+// The stack size of the threads the runtime makes (workers, the interpreter
+// thread). Reserved address space, touched only as deep as recursion goes.
+// AddressSanitizer cannot unwind an exception across a stack larger than
+// 64 MB (__asan_handle_no_return), so its builds get a smaller one.
+#if defined(__SANITIZE_ADDRESS__)
+inline constexpr std::size_t kThreadStackSize = std::size_t(48) << 20;
+#else
 inline constexpr std::size_t kThreadStackSize = std::size_t(256) << 20;
+#endif
 
 // A joinable thread with a kThreadStackSize stack and the guard set up
 // (std::thread cannot choose its stack size).

@@ -5,7 +5,7 @@
 
 namespace humus::rt {
 
-Timers::~Timers() {
+void Timers::stop() {
   {
     std::lock_guard lock(mutex_);
     stopping_ = true;
@@ -22,6 +22,10 @@ void Timers::schedule(int64_t delay_ms, Value target, Value message) {
   dispatcher_.hold();
   {
     std::lock_guard lock(mutex_);
+    if (stopping_) {  // the runtime is ending: nothing will fire any more
+      dispatcher_.release();
+      return;
+    }
     auto due = Clock::now() + std::chrono::milliseconds(delay_ms < 0 ? 0 : delay_ms);
     heap_.push(Entry{due, seq_++, std::move(target), std::move(message)});
     if (!thread_) thread_ = std::make_unique<BigStackThread>([this] { thread_main(); });

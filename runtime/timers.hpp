@@ -24,7 +24,8 @@ class Dispatcher;
 class Timers {
  public:
   explicit Timers(Dispatcher& dispatcher) : dispatcher_(dispatcher) {}
-  ~Timers();  // cancels what is pending
+  ~Timers() { stop(); }
+  void stop();  // cancels what is pending
   Timers(const Timers&) = delete;
   Timers& operator=(const Timers&) = delete;
 

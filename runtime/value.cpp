@@ -5,6 +5,7 @@
 // list recurses ten million deep. Instead the first free on a thread becomes
 // the "outer" one: any object whose count reaches zero while it runs is put on
 // a per-thread worklist, and the outer free drains that list in a loop.
+#include <algorithm>
 #include <cstdlib>
 #include <new>
 
@@ -131,6 +132,43 @@ void destroy(Object* o) {
 }
 
 }  // namespace
+
+void free_pinned(std::vector<Object*> objects) {
+  std::sort(objects.begin(), objects.end());
+  objects.erase(std::unique(objects.begin(), objects.end()), objects.end());
+  for (Object* o : objects) {
+    switch (o->kind) {
+      case ObjKind::Pair: {
+        auto* p = static_cast<Pair*>(o);
+        p->head = Value();
+        p->tail = Value();
+        break;
+      }
+      case ObjKind::Actor: {
+        auto* a = static_cast<Actor*>(o);
+        a->behavior = Value();
+        while (Message* m = a->mailbox.pop()) delete m;
+        break;
+      }
+      case ObjKind::Closure: {
+        auto* c = static_cast<Closure*>(o);
+        for (uint32_t i = 0; i < c->count; ++i) c->captures()[i] = Value();
+        break;
+      }
+      case ObjKind::Block: {
+        auto* b = static_cast<BlockValue*>(o);
+        b->closure = Value();
+        for (uint32_t i = 0; i < b->count; ++i) b->saved()[i] = Value();
+        break;
+      }
+      case ObjKind::BigInt:
+      case ObjKind::Native:
+        break;
+    }
+  }
+  for (Object* o : objects)
+    if (o->kind != ObjKind::Native) destroy(o);  // built-in natives belong to the process
+}
 
 void Object::release() {
   if (immortal()) return;

@@ -18,6 +18,7 @@
 #include <atomic>
 #include <cstdint>
 #include <utility>
+#include <vector>
 
 namespace humus::rt {
 
@@ -180,6 +181,14 @@ class Value {
 };
 
 static_assert(sizeof(Value) == 8);
+
+// Frees objects that were made immortal (pinned) by their owner, when the
+// owner ends and nothing else can reach them any more. Two phases: first
+// every object lets go of what it holds (freeing what only it kept alive),
+// then the emptied objects themselves go, so no freed object is ever
+// touched, whatever references the pinned objects had among themselves.
+// `objects` may hold duplicates.
+void free_pinned(std::vector<Object*> objects);
 
 // ---------------------------------------------------------------- pairs
 

@@ -136,7 +136,7 @@ TEST_CASE("errors: stray tokens and trailing garbage") {
 
 TEST_CASE("errors: invalid UTF-8") {
   CHECK(error("x \xFF y") == "1:3: invalid UTF-8 byte 0xFF");
-  CHECK(error("\"ok\"\n\"\xC3\x28\"") == "2:3: invalid UTF-8 byte 0x28");
+  CHECK(error("\"ok\"\n\"\xC3\x28\"") == "2:2: invalid UTF-8 byte 0xC3");
   CHECK(error("\xC0\xAF") == "1:1: invalid UTF-8 byte 0xC0");            // overlong
   CHECK(error("a\xED\xA0\x80") == "1:3: invalid UTF-8 byte 0xA0");       // surrogate
   CHECK(error("x \xE2\x82") == "1:3: invalid UTF-8 byte 0xE2");          // cut short

@@ -82,3 +82,16 @@ TEST_CASE("actors that finish are freed") {
   // process keeps for good (built-in functions).
   CHECK(humus::rt::live_objects() - before < 100);
 }
+
+#if !defined(__SANITIZE_ADDRESS__)  // ASan's frames are ~5x larger: its stack allows ~10,000 levels
+TEST_CASE("non-tail recursion 100,000 deep works in an optimized build") {
+  auto r = run_program(R"(
+    DEF len(n) AS IF $n = 0 0 ELSE add(1, len(sub(n, 1)))
+    SEND len(100000) TO println
+    CREATE a WITH \n.[ SEND len(n) TO println ]
+    SEND 100000 TO a
+  )");
+  CHECK(r.err == "");
+  CHECK(r.out == "100000\n100000\n");
+}
+#endif
