@@ -90,6 +90,8 @@ void Dispatcher::run_turn(Actor* actor, Context& cx) {
     delete m;
     finish_one();
   }
+  // Give the actor up, then look again: a sender that saw Running before our
+  // store did not schedule it, so its message must be seen here.
   actor->state.store(SchedState::Idle, std::memory_order_seq_cst);
   SchedState expected = SchedState::Idle;
   if (actor->mailbox.maybe_nonempty() &&

@@ -32,9 +32,11 @@ class Mailbox {
 
   void push(Message* m) {
     m->next.store(nullptr, std::memory_order_relaxed);
-    // acq_rel: acquire pairs with the previous producer's release so that we
-    // link after it; release publishes the payload to the consumer.
-    Message* prev = head_.exchange(m, std::memory_order_acq_rel);
+    // Acquire pairs with the previous producer so that we link after it;
+    // release publishes the payload. seq_cst besides: the dispatcher's
+    // "push, then read the actor's state" must not be reordered against a
+    // worker's "store Idle, then maybe_nonempty()" (a Dekker-style handshake).
+    Message* prev = head_.exchange(m, std::memory_order_seq_cst);
     // Release so pop()'s acquire load of next sees the payload written above.
     prev->next.store(m, std::memory_order_release);
   }
@@ -64,11 +66,11 @@ class Mailbox {
     return nullptr;
   }
 
-  // False only when no push has started since the consumer emptied the queue.
-  bool maybe_nonempty() const {
-    return head_.load(std::memory_order_seq_cst) != tail_ ||
-           tail_->next.load(std::memory_order_seq_cst) != nullptr;
-  }
+  // For the consumer, just after it gave up the actor (it may already be
+  // running on another worker): false only when the queue was drained and no
+  // push has started since. Reads only `head_`, never the consumer's `tail_`:
+  // a drained queue has the stub at its head, and every push moves the head.
+  bool maybe_nonempty() const { return head_.load(std::memory_order_seq_cst) != &stub_; }
 
  private:
   void push_stub() {

@@ -28,9 +28,12 @@ inline void check_stack(const SourceLoc& loc) {
 // The stack size of the threads the runtime makes (workers, the interpreter
 // thread). Reserved address space, touched only as deep as recursion goes.
 // AddressSanitizer cannot unwind an exception across a stack larger than
-// 64 MB (__asan_handle_no_return), so its builds get a smaller one.
+// 64 MB (__asan_handle_no_return), so its builds get a smaller one; and
+// ThreadSanitizer keeps at most 65536 frames of a stack, so its get less.
 #if defined(__SANITIZE_ADDRESS__)
 inline constexpr std::size_t kThreadStackSize = std::size_t(48) << 20;
+#elif defined(__SANITIZE_THREAD__)
+inline constexpr std::size_t kThreadStackSize = std::size_t(8) << 20;
 #else
 inline constexpr std::size_t kThreadStackSize = std::size_t(256) << 20;
 #endif

@@ -9,6 +9,10 @@
 #   name.args    extra command-line arguments, one per line (default: --threads 1)
 #   name.stdin   text fed to standard input
 # The script runs from its own folder, so diagnostics name it "name.hum".
+#
+# With -DTHREADS=N the script runs on N worker threads instead, and its
+# output is compared as a sorted list of lines: which actor runs first is no
+# longer fixed, but every line must still come out, exactly once each.
 cmake_minimum_required(VERSION 3.25)
 
 get_filename_component(dir "${SCRIPT}" DIRECTORY)
@@ -18,6 +22,21 @@ get_filename_component(file "${SCRIPT}" NAME)
 set(args --threads 1)
 if(EXISTS "${dir}/${base}.args")
   file(STRINGS "${dir}/${base}.args" args)
+endif()
+if(DEFINED THREADS)
+  # Drop any --threads N of the script's own, then use ours.
+  set(kept)
+  set(skip FALSE)
+  foreach(a ${args})
+    if(skip)
+      set(skip FALSE)
+    elseif(a STREQUAL "--threads")
+      set(skip TRUE)
+    else()
+      list(APPEND kept "${a}")
+    endif()
+  endforeach()
+  set(args ${kept} --threads ${THREADS})
 endif()
 set(expected_status 0)
 if(EXISTS "${dir}/${base}.status")
@@ -44,6 +63,19 @@ execute_process(
   ERROR_VARIABLE err
   RESULT_VARIABLE status
   TIMEOUT 120)
+
+# Sorted lines, for comparing threaded runs.
+function(sorted_lines text out_var)
+  string(REPLACE ";" "\\;" text "${text}")
+  string(REPLACE "\n" ";" lines "${text}")
+  list(SORT lines)
+  set(${out_var} "${lines}" PARENT_SCOPE)
+endfunction()
+if(DEFINED THREADS)
+  foreach(v out expected_out err expected_err)
+    sorted_lines("${${v}}" ${v})
+  endforeach()
+endif()
 
 set(failed FALSE)
 if(NOT "${status}" STREQUAL "${expected_status}")
