@@ -90,11 +90,18 @@ void Dispatcher::run_turn(Actor* actor, Context& cx) {
     delete m;
     finish_one();
   }
+  if (!actor->mailbox.empty_for_consumer()) {
+    // Budget used up, or a send is half done: to the back of the queue,
+    // still ours (senders see Scheduled and leave it be).
+    actor->state.store(SchedState::Scheduled, std::memory_order_relaxed);
+    push_ready(actor);
+    return;
+  }
   // Give the actor up, then look again: a sender that saw Running before our
   // store did not schedule it, so its message must be seen here.
   actor->state.store(SchedState::Idle, std::memory_order_seq_cst);
   SchedState expected = SchedState::Idle;
-  if (actor->mailbox.maybe_nonempty() &&
+  if (actor->mailbox.pushed_since_empty() &&
       actor->state.compare_exchange_strong(expected, SchedState::Scheduled, std::memory_order_seq_cst)) {
     push_ready(actor);  // keeps the ready queue's reference
   } else {

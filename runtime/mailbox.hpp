@@ -6,7 +6,7 @@
 // a push is one atomic exchange and one store, and never blocks. Between
 // those two steps the queue is briefly "inconsistent": pop() returns null
 // although a message is on its way. The dispatcher copes by re-checking
-// `maybe_nonempty()` (which sees the exchange) after marking an actor idle.
+// `pushed_since_empty()` (which sees the exchange) after marking an actor idle.
 // Messages from one producer stay in order (FIFO per producer).
 #pragma once
 
@@ -35,7 +35,7 @@ class Mailbox {
     // Acquire pairs with the previous producer so that we link after it;
     // release publishes the payload. seq_cst besides: the dispatcher's
     // "push, then read the actor's state" must not be reordered against a
-    // worker's "store Idle, then maybe_nonempty()" (a Dekker-style handshake).
+    // worker's "store Idle, then pushed_since_empty()" (a Dekker-style handshake).
     Message* prev = head_.exchange(m, std::memory_order_seq_cst);
     // Release so pop()'s acquire load of next sees the payload written above.
     prev->next.store(m, std::memory_order_release);
@@ -66,11 +66,21 @@ class Mailbox {
     return nullptr;
   }
 
-  // For the consumer, just after it gave up the actor (it may already be
-  // running on another worker): false only when the queue was drained and no
-  // push has started since. Reads only `head_`, never the consumer's `tail_`:
-  // a drained queue has the stub at its head, and every push moves the head.
-  bool maybe_nonempty() const { return head_.load(std::memory_order_seq_cst) != &stub_; }
+  // For the consumer, while it still owns the queue: true when the queue is
+  // empty and no push is half done (tail and head both at the stub). pop()
+  // can return null at other times too: while a push is half done, or when a
+  // push raced its re-insertion of the stub, leaving messages behind it.
+  bool empty_for_consumer() const {
+    return tail_ == &stub_ && stub_.next.load(std::memory_order_acquire) == nullptr &&
+           head_.load(std::memory_order_seq_cst) == &stub_;
+  }
+
+  // For the consumer, after it found the queue empty_for_consumer() and then
+  // gave the actor up (it may already be running on another worker): whether
+  // a push has started since. Reads only `head_`, never the consumer's
+  // `tail_`; every push moves the head away from the stub, and only the
+  // consumer (which no longer runs) puts the stub back.
+  bool pushed_since_empty() const { return head_.load(std::memory_order_seq_cst) != &stub_; }
 
  private:
   void push_stub() {
