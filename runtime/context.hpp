@@ -7,6 +7,7 @@
 // allocates nothing here.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <vector>
 
@@ -40,12 +41,20 @@ struct Effects {
 
 struct Context {
   explicit Context(Runtime& r) : rt(r) {}
+  Context(const Context&) = delete;
+  Context& operator=(const Context&) = delete;
+
   Runtime& rt;
   Actor* self = nullptr;  // null for top-level statements
   Effects fx;
-  // Counters read by :stats and reports; owned by this thread.
-  uint64_t events = 0;
-  uint64_t unhandled = 0;
+  // Written only by the thread that owns this context (a load and a store,
+  // no locked instruction); read by Runtime::stats from anywhere.
+  std::atomic<uint64_t> events{0};
+  std::atomic<uint64_t> unhandled{0};
+
+  static void bump(std::atomic<uint64_t>& counter) {
+    counter.store(counter.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+  }
 };
 
 }  // namespace humus::rt

@@ -1,39 +1,74 @@
 #include "runtime/dispatcher.hpp"
 
-#include "runtime/context.hpp"
-#include "runtime/stack_guard.hpp"
-
 namespace humus::rt {
 
-Dispatcher::Dispatcher(EventRunner& runner, unsigned threads, unsigned budget)
-    : runner_(runner), threads_(threads ? threads : 1), budget_(budget ? budget : 1) {}
+namespace {
+// The worker this thread is, if any (and of which dispatcher: tests run
+// several runtimes in one process).
+thread_local void* tl_worker = nullptr;
+}  // namespace
 
-void Dispatcher::stop() {
-  {
-    std::lock_guard lock(ready_mutex_);
-    stopping_ = true;
+Dispatcher::Dispatcher(EventRunner& runner, unsigned threads, unsigned budget, uint64_t seed)
+    : runner_(runner), budget_(budget ? budget : 1) {
+  if (threads == 0) threads = 1;
+  for (unsigned i = 0; i < threads; ++i) {
+    auto w = std::make_unique<Worker>();
+    w->owner = this;
+    w->index = i;
+    w->cx = runner_.make_context();
+    w->rng.seed(static_cast<std::minstd_rand::result_type>(seed + i + 1));
+    workers_.push_back(std::move(w));
   }
-  ready_cv_.notify_all();
-  for (auto& t : workers_) t.join();
-  workers_.clear();
-  // Whatever is still queued is dropped with its actors' references.
-  for (Actor* a : ready_) {
-    while (Message* m = a->mailbox.pop()) delete m;
-    a->release();
-  }
-  ready_.clear();
+}
+
+Dispatcher::Worker* Dispatcher::current_worker() const {
+  auto* w = static_cast<Worker*>(tl_worker);
+  return w && w->owner == this ? w : nullptr;
 }
 
 void Dispatcher::start() {
-  if (!workers_.empty()) return;
-  for (unsigned i = 0; i < threads_; ++i) {
+  if (started_) return;
+  started_ = true;
+  // Workers count as active until they first park, so a program whose
+  // messages are all queued already is not idle before anyone looked.
+  active_.store(int(workers_.size()), std::memory_order_seq_cst);
+  for (auto& w : workers_) {
+    Worker* wp = w.get();
     // A deep stack for deep (but bounded, see stack_guard.hpp) recursion in behaviors.
-    workers_.emplace_back([this] { worker_main(); });
+    threads_.emplace_back([this, wp] { worker_main(*wp); });
   }
 }
 
+void Dispatcher::stop() {
+  {
+    std::lock_guard lock(park_mutex_);
+    stopping_ = true;
+  }
+  park_cv_.notify_all();
+  for (auto& t : threads_) t.join();
+  threads_.clear();
+  // Whatever is still queued is dropped with the queues' references.
+  auto drop = [](Actor* a) {
+    while (Message* m = a->mailbox.pop()) delete m;
+    a->release();
+  };
+  for (auto& w : workers_)
+    while (Actor* a = w->local.pop()) drop(a);
+  while (Actor* a = pop_global()) drop(a);
+}
+
+// ------------------------------------------------------------------ sending
+
 void Dispatcher::enqueue(Actor* target, Value msg) {
-  pending_.fetch_add(1, std::memory_order_relaxed);
+  Worker* w = current_worker();
+  if (w) {
+    w->sent.store(w->sent.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+  } else {
+    // Outside the pool: count as outside work until the actor is queued, so
+    // no one can see the system idle in between.
+    external_.fetch_add(1, std::memory_order_seq_cst);
+    external_sent_.fetch_add(1, std::memory_order_relaxed);
+  }
   auto* m = new Message;
   m->payload = std::move(msg);
   target->mailbox.push(m);
@@ -42,59 +77,117 @@ void Dispatcher::enqueue(Actor* target, Value msg) {
   SchedState expected = SchedState::Idle;
   if (target->state.load(std::memory_order_seq_cst) == SchedState::Idle &&
       target->state.compare_exchange_strong(expected, SchedState::Scheduled, std::memory_order_seq_cst)) {
-    target->retain();  // the ready queue's reference
-    push_ready(target);
+    target->retain();  // the queue's reference
+    make_ready(target);
+  }
+  if (!w) release();
+}
+
+void Dispatcher::make_ready(Actor* actor) {
+  if (Worker* w = current_worker()) {
+    push_local(*w, actor);
+    // The sender keeps running; wake a sleeper only if there is more here
+    // than this worker is about to do itself (so a ping-pong pair stays on
+    // one core instead of bouncing between two).
+    if (w->local.size() > 1) wake_one();
+  } else {
+    push_global(actor);
+    wake_one();
   }
 }
 
-void Dispatcher::push_ready(Actor* actor) {
-  bool wake;
-  {
-    std::lock_guard lock(ready_mutex_);
-    if (stopping_) {  // a late send (a timer) while stopping: dropped
-      while (Message* m = actor->mailbox.pop()) delete m;
-      actor->release();
-      return;
-    }
-    ready_.push_back(actor);
-    wake = sleeping_ > 0;
-  }
-  if (wake) ready_cv_.notify_one();
+void Dispatcher::push_local(Worker& w, Actor* actor) {
+  if (w.local.push(actor)) return;
+  // Full: half of it goes to the global queue, where any worker finds it.
+  for (uint32_t i = 0; i < LocalQueue::kCapacity / 2; ++i)
+    if (Actor* a = w.local.pop()) push_global(a);
+  w.local.push(actor);
+  wake_one();
 }
 
-Actor* Dispatcher::pop_ready() {
-  std::unique_lock lock(ready_mutex_);
-  while (ready_.empty() && !stopping_) {
-    ++sleeping_;
-    ready_cv_.wait(lock);
-    --sleeping_;
-  }
-  if (stopping_) return nullptr;
-  Actor* a = ready_.front();
-  ready_.pop_front();
+void Dispatcher::push_global(Actor* actor) {
+  std::lock_guard lock(global_mutex_);
+  actor->next_ready = nullptr;
+  if (global_tail_) global_tail_->next_ready = actor;
+  else global_head_ = actor;
+  global_tail_ = actor;
+  global_size_.fetch_add(1, std::memory_order_seq_cst);
+}
+
+Actor* Dispatcher::pop_global() {
+  if (global_size_.load(std::memory_order_seq_cst) == 0) return nullptr;
+  std::lock_guard lock(global_mutex_);
+  Actor* a = global_head_;
+  if (!a) return nullptr;
+  global_head_ = a->next_ready;
+  if (!global_head_) global_tail_ = nullptr;
+  global_size_.fetch_sub(1, std::memory_order_seq_cst);
   return a;
 }
 
-void Dispatcher::worker_main() {
-  Context cx = runner_.make_context();
-  while (Actor* a = pop_ready()) run_turn(a, cx);
+// ---------------------------------------------------------------- workers
+
+void Dispatcher::worker_main(Worker& w) {
+  tl_worker = &w;
+  for (;;) {
+    if (Actor* a = find_work(w)) {
+      run_turn(w, a);
+      continue;
+    }
+    park(w);
+    std::lock_guard lock(park_mutex_);
+    if (stopping_) break;
+  }
+  tl_worker = nullptr;
 }
 
-void Dispatcher::run_turn(Actor* actor, Context& cx) {
+Actor* Dispatcher::find_work(Worker& w) {
+  // Now and then the global queue first, so that sends from outside (timers,
+  // the top level, hosts) are not starved by a worker that always has local
+  // work (Go's scheduler checks every 61 ticks, for the same reason).
+  if (++w.ticks % 61 == 0)
+    if (Actor* a = pop_global()) return a;
+  if (Actor* a = w.local.pop()) return a;
+  if (Actor* a = pop_global()) return a;
+  return steal(w);
+}
+
+// Steals half of a sibling's ring, starting from a random sibling; runs the
+// first actor taken and keeps the rest.
+Actor* Dispatcher::steal(Worker& w) {
+  const size_t n = workers_.size();
+  if (n < 2) return nullptr;
+  Actor* taken[LocalQueue::kCapacity / 2];
+  const size_t start = w.rng() % n;
+  for (size_t k = 0; k < n; ++k) {
+    Worker& victim = *workers_[(start + k) % n];
+    if (&victim == &w) continue;
+    uint32_t got = victim.local.steal_half(taken);
+    if (got == 0) continue;
+    for (uint32_t i = 1; i < got; ++i) w.local.push(taken[i]);  // our ring is empty: they fit
+    return taken[0];
+  }
+  return nullptr;
+}
+
+void Dispatcher::run_turn(Worker& w, Actor* actor) {
   actor->state.store(SchedState::Running, std::memory_order_relaxed);
+  Context& cx = *w.cx;
+  uint64_t consumed = 0;
   for (unsigned n = 0; n < budget_; ++n) {
     Message* m = actor->mailbox.pop();
     if (!m) break;
-    if (!dropping_) runner_.run_event(*actor, m->payload, cx);
+    if (!dropping_.load(std::memory_order_relaxed)) runner_.run_event(*actor, m->payload, cx);
     else dropped_.fetch_add(1, std::memory_order_relaxed);
     delete m;
-    finish_one();
+    ++consumed;
   }
+  w.consumed.store(w.consumed.load(std::memory_order_relaxed) + consumed, std::memory_order_relaxed);
   if (!actor->mailbox.empty_for_consumer()) {
-    // Budget used up, or a send is half done: to the back of the queue,
+    // Budget used up, or a send is half done: to the back of the ring,
     // still ours (senders see Scheduled and leave it be).
     actor->state.store(SchedState::Scheduled, std::memory_order_relaxed);
-    push_ready(actor);
+    push_local(w, actor);
     return;
   }
   // Give the actor up, then look again: a sender that saw Running before our
@@ -103,30 +196,85 @@ void Dispatcher::run_turn(Actor* actor, Context& cx) {
   SchedState expected = SchedState::Idle;
   if (actor->mailbox.pushed_since_empty() &&
       actor->state.compare_exchange_strong(expected, SchedState::Scheduled, std::memory_order_seq_cst)) {
-    push_ready(actor);  // keeps the ready queue's reference
+    push_local(w, actor);  // keeps the queue's reference
   } else {
     actor->release();
   }
 }
 
-void Dispatcher::finish_one() {
-  if (pending_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
-    std::lock_guard lock(idle_mutex_);
-    idle_cv_.notify_all();
+// ---------------------------------------------------------------- parking
+
+void Dispatcher::wake_one() {
+  // seq_cst pairs with park(): a worker announces itself in sleepers_ and
+  // then looks for work once more, so either it sees our actor or we see it.
+  if (sleepers_.load(std::memory_order_seq_cst) == 0) return;
+  {
+    std::lock_guard lock(park_mutex_);
+    ++tokens_;
   }
+  park_cv_.notify_one();
+}
+
+void Dispatcher::park(Worker& w) {
+  sleepers_.fetch_add(1, std::memory_order_seq_cst);
+  if (Actor* a = find_work(w)) {  // work arrived while we were deciding to sleep
+    sleepers_.fetch_sub(1, std::memory_order_seq_cst);
+    run_turn(w, a);
+    return;
+  }
+  if (active_.fetch_sub(1, std::memory_order_seq_cst) == 1) notify_if_idle();
+  {
+    std::unique_lock lock(park_mutex_);
+    park_cv_.wait(lock, [this] { return tokens_ > 0 || stopping_; });
+    if (tokens_ > 0) --tokens_;
+    // Active again before anyone can see the token gone: the actor that
+    // woke us is still in a queue, so the system is not idle meanwhile.
+    active_.fetch_add(1, std::memory_order_seq_cst);
+  }
+  sleepers_.fetch_sub(1, std::memory_order_seq_cst);
+}
+
+// ------------------------------------------------------------- quiescence
+
+bool Dispatcher::idle_now() const {
+  return active_.load(std::memory_order_seq_cst) == 0 && external_.load(std::memory_order_seq_cst) == 0 &&
+         global_size_.load(std::memory_order_seq_cst) == 0;
+}
+
+void Dispatcher::notify_if_idle() {
+  std::lock_guard lock(idle_mutex_);
+  if (idle_now()) idle_cv_.notify_all();
+}
+
+void Dispatcher::release() {
+  if (external_.fetch_sub(1, std::memory_order_seq_cst) == 1) notify_if_idle();
 }
 
 void Dispatcher::wait_idle() {
   std::unique_lock lock(idle_mutex_);
-  idle_cv_.wait(lock, [this] { return pending_.load(std::memory_order_acquire) == 0; });
+  // Before start() nothing runs, so there is nothing to wait for.
+  idle_cv_.wait(lock, [this] { return !started_ || idle_now(); });
 }
 
 uint64_t Dispatcher::drain() {
   dropped_.store(0, std::memory_order_relaxed);
-  dropping_ = true;
+  dropping_.store(true, std::memory_order_relaxed);
   wait_idle();
-  dropping_ = false;
+  dropping_.store(false, std::memory_order_relaxed);
   return dropped_.load(std::memory_order_relaxed);
+}
+
+DispatchStats Dispatcher::stats() const {
+  DispatchStats s;
+  uint64_t sent = external_sent_.load(std::memory_order_relaxed), consumed = 0;
+  for (const auto& w : workers_) {
+    sent += w->sent.load(std::memory_order_relaxed);
+    consumed += w->consumed.load(std::memory_order_relaxed);
+    s.events += w->cx->events.load(std::memory_order_relaxed);
+    s.unhandled += w->cx->unhandled.load(std::memory_order_relaxed);
+  }
+  s.queued = sent > consumed ? sent - consumed : 0;
+  return s;
 }
 
 }  // namespace humus::rt

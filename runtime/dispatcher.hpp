@@ -1,85 +1,144 @@
-// The dispatcher: worker threads that run actors' message-events.
+// The dispatcher: a fixed pool of worker threads that runs any number of
+// actors' message-events (the Akka / Erlang / GoAkt pattern, see
+// shared/seeds/goakt-dispatcher-design.txt).
 //
-// This is the simple dispatcher of the interpreter issue: one shared ready
-// queue under a mutex, N workers, and the per-actor scheduling state that the
-// multi-core dispatcher will keep (Idle -> Scheduled -> Running). An actor is
-// in the ready queue at most once, so at most one worker runs it at a time.
+// Scheduling state. Each actor has one atomic state: Idle, Scheduled or
+// Running. A send makes an actor runnable only if it wins Idle -> Scheduled
+// (read before CAS, so a busy actor costs senders one load); an actor is in
+// at most one queue and run by at most one worker at a time. A worker that
+// finishes a turn and finds the mailbox empty goes back to Idle and looks
+// once more (Mailbox::pushed_since_empty), which closes the race with a
+// sender that saw Running just before.
 //
-// Quiescence is a count of work in flight: every queued message and every
-// pending timer adds one, and it drops when the event that consumed the
-// message has committed (its own sends already counted). The program is done
-// exactly when the count reaches zero; nobody polls.
+// Queues. Each worker has a local ring (LocalQueue): actors made runnable by
+// its own events go there, without locks. A shared global queue takes
+// overflow and sends from outside the pool (top level, timers, hosts). An
+// idle worker looks in its ring, then the global queue, then steals half of
+// a sibling's ring, and only then parks on a condition variable, which
+// producers signal only when someone is parked and there is work to share.
+// An actor gets at most `budget` messages per turn, then goes to the back of
+// the ring.
+//
+// Quiescence. There is no counter bumped per message (that would bounce one
+// cache line between all cores on every send). The system is idle exactly
+// when every worker is parked, the global queue is empty and no outside work
+// (a pending timer, a send from another thread) is in progress: a parked
+// worker's ring is empty, and a queued message always has its actor in some
+// queue or running. The last worker to park, and the last outside job to
+// finish, check that and wake wait_idle(); nobody polls.
 #pragma once
 
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
-#include <deque>
+#include <memory>
 #include <mutex>
+#include <random>
 #include <vector>
 
 #include "runtime/actor.hpp"
+#include "runtime/context.hpp"
+#include "runtime/local_queue.hpp"
 #include "runtime/stack_guard.hpp"
 
 namespace humus::rt {
-
-struct Context;
 
 // What the dispatcher calls to run one message-event (the Runtime).
 class EventRunner {
  public:
   virtual ~EventRunner() = default;
-  virtual Context make_context() = 0;
+  virtual std::unique_ptr<Context> make_context() = 0;
   virtual void run_event(Actor& actor, Value& message, Context& cx) = 0;
+};
+
+struct DispatchStats {
+  uint64_t events = 0;     // message-events run
+  uint64_t unhandled = 0;  // messages no behavior took
+  uint64_t queued = 0;     // messages sent and not yet consumed
 };
 
 class Dispatcher {
  public:
-  Dispatcher(EventRunner& runner, unsigned threads, unsigned budget);
+  Dispatcher(EventRunner& runner, unsigned threads, unsigned budget, uint64_t seed);
   ~Dispatcher() { stop(); }
-  // Stops the workers; queued messages are dropped.
-  void stop();
   Dispatcher(const Dispatcher&) = delete;
   Dispatcher& operator=(const Dispatcher&) = delete;
 
   // Starts the workers (until then messages only queue up).
   void start();
+  // Stops the workers; queued messages are dropped.
+  void stop();
   // Queues `msg` for `target`, which the caller keeps alive during the call.
+  // From any thread.
   void enqueue(Actor* target, Value msg);
-  // Work that is not a queued message but must keep the program alive (timers).
-  void hold() { pending_.fetch_add(1, std::memory_order_relaxed); }
-  void release() { finish_one(); }
-  // Blocks until no message is queued or running and nothing is held.
+  // Outside work that is not a queued message but keeps the program alive
+  // (a pending timer).
+  void hold() { external_.fetch_add(1, std::memory_order_seq_cst); }
+  void release();
+  // Blocks until the system is quiescent.
   void wait_idle();
   // Drops every queued message and waits for running events to finish;
   // returns how many messages were dropped.
   uint64_t drain();
-  uint64_t pending() const { return uint64_t(pending_.load(std::memory_order_acquire)); }
-  unsigned threads() const { return threads_; }
+  DispatchStats stats() const;
+  unsigned threads() const { return unsigned(workers_.size()); }
 
  private:
-  void worker_main();
-  void run_turn(Actor* actor, Context& cx);
-  void push_ready(Actor* actor);
-  Actor* pop_ready();  // null when stopping
-  void finish_one();
+  struct Worker {
+    Dispatcher* owner = nullptr;
+    unsigned index = 0;
+    LocalQueue local;
+    std::unique_ptr<Context> cx;
+    std::minstd_rand rng;  // picks steal victims
+    uint32_t ticks = 0;    // turns taken, for the global queue's fair share
+    // Written only by this worker (plain stores), read by stats().
+    std::atomic<uint64_t> sent{0};
+    std::atomic<uint64_t> consumed{0};
+  };
+
+  void worker_main(Worker& w);
+  Actor* find_work(Worker& w);
+  Actor* steal(Worker& w);
+  void run_turn(Worker& w, Actor* actor);
+  void make_ready(Actor* actor);       // after winning Idle -> Scheduled
+  void push_local(Worker& w, Actor* actor);
+  void push_global(Actor* actor);
+  Actor* pop_global();
+  void wake_one();
+  void park(Worker& w);
+  bool idle_now() const;
+  void notify_if_idle();
+  Worker* current_worker() const;
 
   EventRunner& runner_;
-  const unsigned threads_;
   const unsigned budget_;
-  std::vector<BigStackThread> workers_;
+  std::vector<std::unique_ptr<Worker>> workers_;
+  std::vector<BigStackThread> threads_;
+  bool started_ = false;
 
-  std::mutex ready_mutex_;
-  std::condition_variable ready_cv_;
-  std::deque<Actor*> ready_;
-  unsigned sleeping_ = 0;
+  // Global queue: an intrusive list through Actor::next_ready.
+  mutable std::mutex global_mutex_;
+  Actor* global_head_ = nullptr;
+  Actor* global_tail_ = nullptr;
+  std::atomic<uint64_t> global_size_{0};
+
+  // Parking: a worker waits for a token; producers post one only when
+  // someone has announced it is going to sleep.
+  std::mutex park_mutex_;
+  std::condition_variable park_cv_;
+  uint64_t tokens_ = 0;
   bool stopping_ = false;
-  std::atomic<bool> dropping_{false};
+  std::atomic<int> sleepers_{0};
 
-  std::atomic<int64_t> pending_{0};
-  std::atomic<uint64_t> dropped_{0};
-  std::mutex idle_mutex_;
+  // Quiescence.
+  std::atomic<int> active_{0};         // workers not parked
+  std::atomic<int64_t> external_{0};   // outside work in progress
+  std::atomic<uint64_t> external_sent_{0};
+  mutable std::mutex idle_mutex_;
   std::condition_variable idle_cv_;
+
+  std::atomic<bool> dropping_{false};
+  std::atomic<uint64_t> dropped_{0};
 };
 
 }  // namespace humus::rt

@@ -40,7 +40,7 @@ void timer_behavior(Actor&, const Value& msg, Context& cx) {
       return;
     }
   }
-  ++cx.unhandled;
+  Context::bump(cx.unhandled);
   cx.rt.report_unhandled(*cx.self, msg);
 }
 
@@ -65,18 +65,19 @@ void random_behavior(Actor&, const Value& msg, Context& cx) {
     cx.fx.sends.push_back({head(msg), std::move(v)});
     return;
   }
-  ++cx.unhandled;
+  Context::bump(cx.unhandled);
   cx.rt.report_unhandled(*cx.self, msg);
 }
 
 Runtime::Runtime(RuntimeOptions options)
     : options_(std::move(options)),
-      dispatcher_(*this, options_.threads, options_.budget),
+      dispatcher_(*this, options_.threads, options_.budget, options_.seed ? *options_.seed : 0),
       timers_(dispatcher_),
       start_time_(std::chrono::steady_clock::now()) {
   if (!options_.out) options_.out = write_stdout;
   if (!options_.err) options_.err = write_stderr;
   rng_.seed(options_.seed ? *options_.seed : std::random_device{}());
+  trace_.store(options_.trace, std::memory_order_relaxed);
   define_builtins();
 }
 
@@ -106,7 +107,7 @@ Value Runtime::new_actor(Value behavior) {
   return Value::adopt(a);
 }
 
-Context Runtime::make_context() { return Context(*this); }
+std::unique_ptr<Context> Runtime::make_context() { return std::make_unique<Context>(*this); }
 
 void Runtime::start() { dispatcher_.start(); }
 
@@ -126,9 +127,9 @@ void Runtime::commit(Context& cx) {
 
 void Runtime::run_event(Actor& actor, Value& message, Context& cx) {
   cx.self = &actor;
-  ++cx.events;
-  events_.fetch_add(1, std::memory_order_relaxed);
-  if (options_.trace) write_err("trace: @" + std::to_string(actor.id) + " <- " + to_string(message) + "\n");
+  Context::bump(cx.events);
+  if (trace_.load(std::memory_order_relaxed))
+    write_err("trace: @" + std::to_string(actor.id) + " <- " + to_string(message) + "\n");
   try {
     bool handled = false;
     if (actor.native) {
@@ -140,7 +141,7 @@ void Runtime::run_event(Actor& actor, Value& message, Context& cx) {
     }
     if (!handled) {
       cx.fx.clear();
-      ++cx.unhandled;
+      Context::bump(cx.unhandled);
       report_unhandled(actor, message);
       cx.self = nullptr;
       return;
@@ -176,8 +177,7 @@ void Runtime::report_error(const EventError& e, const Actor* actor, const Value*
 }
 
 void Runtime::report_unhandled(const Actor& actor, const Value& message) {
-  unhandled_.fetch_add(1, std::memory_order_relaxed);
-  if (!options_.warn_unhandled && !options_.trace) return;
+  if (!options_.warn_unhandled && !trace_.load(std::memory_order_relaxed)) return;
   SourceLoc loc;
   if (actor.behavior.is(ObjKind::Closure)) loc = actor.behavior.as<Closure>()->code->loc;
   write_err(location(loc) + ": warning: actor @" + std::to_string(actor.id) +
@@ -185,12 +185,13 @@ void Runtime::report_unhandled(const Actor& actor, const Value& message) {
 }
 
 RuntimeStats Runtime::stats() const {
+  DispatchStats d = dispatcher_.stats();
   RuntimeStats s;
-  s.events = events_.load(std::memory_order_relaxed);
-  s.unhandled = unhandled_.load(std::memory_order_relaxed);
+  s.events = d.events;
+  s.unhandled = d.unhandled;
   s.errors = errors_.load(std::memory_order_relaxed);
   s.actors = next_actor_id_.load(std::memory_order_relaxed) - 1;
-  s.queued = dispatcher_.pending();
+  s.queued = d.queued;
   return s;
 }
 

@@ -57,6 +57,8 @@ class Runtime final : public EventRunner {
 
   Globals& globals() { return globals_; }
   const RuntimeOptions& options() const { return options_; }
+  // Switches the trace of message-events on or off while messages run (the REPL's :trace).
+  void set_trace(bool on) { trace_.store(on, std::memory_order_relaxed); }
 
   // A new actor with `behavior` (a function value, not checked here).
   Value new_actor(Value behavior);
@@ -82,7 +84,7 @@ class Runtime final : public EventRunner {
   RuntimeStats stats() const;
 
   // Context for a thread that runs top-level statements or host calls.
-  Context make_context() override;
+  std::unique_ptr<Context> make_context() override;
   void run_event(Actor& actor, Value& message, Context& cx) override;
 
  private:
@@ -98,9 +100,8 @@ class Runtime final : public EventRunner {
   Timers timers_;
   std::chrono::steady_clock::time_point start_time_;
   std::atomic<uint64_t> next_actor_id_{1};
-  std::atomic<uint64_t> events_{0};
-  std::atomic<uint64_t> unhandled_{0};
   std::atomic<uint64_t> errors_{0};
+  std::atomic<bool> trace_{false};  // options_.trace, switchable while running
   mutable std::mutex err_mutex_;
   std::mt19937_64 rng_;  // used only inside `random`'s events, one at a time
 };
