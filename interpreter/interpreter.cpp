@@ -1,5 +1,7 @@
 #include "interpreter/interpreter.hpp"
 
+#include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -47,8 +49,10 @@ CompiledUnit* Interpreter::load(ast::SourcePtr source, Outcome* outcome, bool* i
 }
 
 Interpreter::Outcome Interpreter::run(const CompiledUnit& unit, const std::function<void(const rt::Value&)>& on_value) {
-  for (const auto& t : unit.stmts)
-    if (!run_stmt(*t, on_value)) return Outcome::RuntimeError;
+  for (const auto& t : unit.stmts) {
+    Outcome o = run_stmt(unit, *t, on_value);
+    if (o != Outcome::Ok) return o;
+  }
   return Outcome::Ok;
 }
 
@@ -59,13 +63,156 @@ Interpreter::Outcome Interpreter::run_source(ast::SourcePtr source) {
   return run(*unit);
 }
 
+// ---------------------------------------------------------------- IMPORT
+
+namespace fs = std::filesystem;
+
+namespace {
+
+bool is_stdlib_name(const std::string& name) {
+  return name.find('/') == std::string::npos && !(name.size() >= 4 && name.ends_with(".hum"));
+}
+
+bool is_file(const fs::path& p) {
+  std::error_code ec;
+  return fs::is_regular_file(p, ec);
+}
+
+// The folder a source's relative imports start from: its file's folder, or
+// the current directory for -e, standard input and the REPL ("<...>").
+std::string folder_of(const std::string& source_name) {
+  if (source_name.empty() || source_name.front() == '<') return "";
+  return fs::path(source_name).parent_path().string();
+}
+
+// The standard library's folders, in search order: $HUMUS_PATH, the installed
+// folder beside the executable, the source tree's.
+std::vector<std::pair<fs::path, bool>> stdlib_dirs() {  // (folder, from HUMUS_PATH)
+  std::vector<std::pair<fs::path, bool>> dirs;
+  if (const char* env = std::getenv("HUMUS_PATH")) {
+    std::string all = env;
+    size_t start = 0;
+    while (start <= all.size()) {
+      size_t end = all.find(':', start);
+      if (end == std::string::npos) end = all.size();
+      if (end > start) dirs.emplace_back(all.substr(start, end - start), true);
+      start = end + 1;
+    }
+  }
+  std::error_code ec;
+  fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  if (!ec) dirs.emplace_back(exe.parent_path() / ".." / "share" / "humus" / "stdlib", false);
+#ifdef HUMUS_STDLIB_DIR
+  dirs.emplace_back(HUMUS_STDLIB_DIR, false);
+#endif
+  return dirs;
+}
+
+// Resolves `name`: the file to read and the name diagnostics show for it
+// (the standard library's own modules show as stdlib/NAME.hum, so messages
+// do not depend on where it is installed).
+bool resolve(const std::string& name, const std::string& from_dir, fs::path& file, std::string& shown,
+             std::string& searched) {
+  if (is_stdlib_name(name)) {
+    for (const auto& [dir, from_env] : stdlib_dirs()) {
+      fs::path p = dir / (name + ".hum");
+      if (!searched.empty()) searched += ", ";
+      searched += dir.lexically_normal().string();
+      if (is_file(p)) {
+        file = p;
+        shown = from_env ? p.lexically_normal().string() : "stdlib/" + name + ".hum";
+        return true;
+      }
+    }
+    return false;
+  }
+  fs::path p = fs::path(name).is_absolute() || from_dir.empty() ? fs::path(name) : fs::path(from_dir) / name;
+  p = p.lexically_normal();
+  searched = p.string();
+  if (!is_file(p)) return false;
+  file = p;
+  shown = p.string();
+  return true;
+}
+
+}  // namespace
+
+std::string Interpreter::resolve_module(const std::string& name, const std::string& from_dir,
+                                        std::string* searched) {
+  fs::path file;
+  std::string shown, tried;
+  bool found = resolve(name, from_dir, file, shown, tried);
+  if (searched) *searched = tried;
+  if (!found) return "";
+  std::error_code ec;
+  fs::path canon = fs::canonical(file, ec);
+  return ec ? file.string() : canon.string();
+}
+
+void Interpreter::report_import_error(const rt::SourceLoc* loc, const std::string& message) {
+  if (loc)
+    runtime_->report_error(rt::EventError{*loc, message, {}}, nullptr, nullptr);
+  else
+    runtime_->write_err("humus: error: " + message + "\n");
+}
+
+Interpreter::Outcome Interpreter::import(const std::string& name, const std::string& from_dir) {
+  return import_at(name, from_dir, nullptr);
+}
+
+Interpreter::Outcome Interpreter::import_at(const std::string& name, const std::string& from_dir,
+                                            const rt::SourceLoc* loc) {
+  fs::path file;
+  std::string shown, searched;
+  if (!resolve(name, from_dir, file, shown, searched)) {
+    report_import_error(loc, is_stdlib_name(name)
+                                 ? "no module named '" + name + "' in $HUMUS_PATH or the standard library"
+                                 : "cannot find module '" + name + "' (no file " + searched + ")");
+    return Outcome::RuntimeError;
+  }
+  std::error_code ec;
+  fs::path canon_path = fs::canonical(file, ec);
+  std::string canon = ec ? file.string() : canon_path.string();
+  if (imported_.count(canon)) return Outcome::Ok;
+  for (size_t i = 0; i < importing_.size(); ++i) {
+    if (importing_[i].first != canon) continue;
+    std::string chain;
+    for (size_t j = i; j < importing_.size(); ++j) chain += importing_[j].second + " -> ";
+    report_import_error(loc, "import cycle: " + chain + shown);
+    return Outcome::RuntimeError;
+  }
+  std::string error;
+  ast::SourcePtr read = read_source_file(file.string(), error);
+  if (!read) {
+    report_import_error(loc, "cannot read module '" + name + "': " + error);
+    return Outcome::RuntimeError;
+  }
+  auto source = std::make_shared<ast::Source>(ast::Source{shown, read->text});
+  module_dirs_[source.get()] = file.parent_path().string();
+  importing_.emplace_back(canon, shown);
+  Outcome outcome = run_source(source);
+  importing_.pop_back();
+  if (outcome == Outcome::Ok) imported_.insert(canon);
+  return outcome;
+}
+
 // A top-level statement is a message-event of its own, with no actor: its
 // effects commit when it succeeds and vanish when it fails.
-bool Interpreter::run_stmt(const TopStmt& t, const std::function<void(const rt::Value&)>& on_value) {
+Interpreter::Outcome Interpreter::run_stmt(const CompiledUnit& unit, const TopStmt& t,
+                                           const std::function<void(const rt::Value&)>& on_value) {
+  if (t.is_import) {
+    // Effects already committed by earlier statements stay; the module runs
+    // its own statements (each its own transaction) before the next one.
+    std::string dir;
+    if (auto it = module_dirs_.find(unit.source.get()); it != module_dirs_.end())
+      dir = it->second;
+    else if (unit.source)
+      dir = folder_of(unit.source->name);
+    return import_at(t.import, dir, &t.source_loc);
+  }
   rt::Context& cx = top_;
   HUMUS_FRAME(f, t.layout.slots, nullptr, cx);
   try {
-    if (t.is_import) rt::runtime_error(t.source_loc, "IMPORT is not supported yet");
     rt::run_blocks(t.body.run(f), cx);
     for (auto [slot, global] : t.publish) runtime_->globals().set(global, f.slots[slot]);
     if (t.expr) {
@@ -79,11 +226,11 @@ bool Interpreter::run_stmt(const TopStmt& t, const std::function<void(const rt::
       }
     }
     runtime_->commit(cx);
-    return true;
+    return Outcome::Ok;
   } catch (const rt::EventError& e) {
     cx.fx.clear();
     runtime_->report_error(e, nullptr, nullptr);
-    return false;
+    return Outcome::RuntimeError;
   }
 }
 

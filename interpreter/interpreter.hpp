@@ -7,8 +7,11 @@
 #pragma once
 
 #include <functional>
+#include <map>
 #include <memory>
+#include <set>
 #include <string>
+#include <vector>
 
 #include "grammar/ast.hpp"
 #include "interpreter/program.hpp"
@@ -36,16 +39,41 @@ class Interpreter {
   // Loads and runs a whole source (the `humus FILE` path, without waiting).
   Outcome run_source(ast::SourcePtr source);
 
+  // IMPORT (LANGUAGE.md section 10), for hosts: runs module `name` once per
+  // interpreter, as `IMPORT "name"` in a file in folder `from_dir` would
+  // ("" = the current directory). A name without '/' and without ".hum" is a
+  // standard-library module, searched in each folder of $HUMUS_PATH
+  // (colon-separated), then <dir of the executable>/../share/humus/stdlib,
+  // then the source tree's stdlib/; any other name is a path relative to
+  // `from_dir`. A second import of the same file (same canonical path) does
+  // nothing. Errors (not found, cycle, syntax, compile, runtime) are reported
+  // on the runtime's stderr; the outcome says which kind it was.
+  Outcome import(const std::string& name, const std::string& from_dir = "");
+  // The prelude (stdlib/prelude.hum): the humus command imports it before
+  // every script unless --no-prelude; the REPL should do the same.
+  Outcome load_prelude() { return import("prelude"); }
+  // Where a module name resolves to, or "" when it is not found (for tests
+  // and tools; `searched` lists the places tried).
+  static std::string resolve_module(const std::string& name, const std::string& from_dir,
+                                    std::string* searched = nullptr);
+
   rt::Runtime& runtime() { return *runtime_; }
   void start() { runtime_->start(); }
   void wait_idle() { runtime_->wait_idle(); }
 
  private:
-  bool run_stmt(const TopStmt& t, const std::function<void(const rt::Value&)>& on_value);
+  Outcome run_stmt(const CompiledUnit& unit, const TopStmt& t,
+                   const std::function<void(const rt::Value&)>& on_value);
+  // IMPORT with the location of the statement (null for hosts' imports).
+  Outcome import_at(const std::string& name, const std::string& from_dir, const rt::SourceLoc* loc);
+  void report_import_error(const rt::SourceLoc* loc, const std::string& message);
 
   std::unique_ptr<rt::Runtime> runtime_;
   CodeArena arena_;
   rt::Context top_;  // the context of top-level statements
+  std::set<std::string> imported_;   // canonical paths of modules run (or running)
+  std::vector<std::pair<std::string, std::string>> importing_;  // (canonical, shown) being run, for cycles
+  std::map<const ast::Source*, std::string> module_dirs_;  // a module's real folder, for its relative IMPORTs
 };
 
 // Reads a file into a Source; returns null (with a message in `error`) when it can't.

@@ -33,6 +33,7 @@ struct Options {
   bool has_seed = false;
   bool trace = false;
   bool warn_unhandled = false;
+  bool no_prelude = false;
   std::string log_level = "warn";
 };
 
@@ -55,6 +56,12 @@ int run(const Options& o, humus::ast::SourcePtr source) {
       status = interp.load(source, &outcome) ? kExitOk : kExitUsage;
       return;
     }
+    // The prelude (stdlib/prelude.hum) defines globals only; it creates no
+    // actors, so a script's actor numbers are the same with or without it.
+    if (!o.no_prelude && interp.load_prelude() != Outcome::Ok) {
+      status = kExitUsage;
+      return;
+    }
     Outcome outcome;
     humus::interp::CompiledUnit* unit = interp.load(source, &outcome);
     if (!unit) {
@@ -64,7 +71,13 @@ int run(const Options& o, humus::ast::SourcePtr source) {
     spdlog::debug("compiled {} top-level statements", unit->stmts.size());
     // Top-level statements run before dispatch starts, so a script's own
     // order is deterministic; their messages are already queued by then.
-    interp.run(*unit);
+    // A syntax or compile error in an IMPORTed module is reported like one
+    // in the script itself.
+    Outcome ran = interp.run(*unit);
+    if (ran == Outcome::SyntaxError || ran == Outcome::CompileError) {
+      status = kExitUsage;
+      return;
+    }
     interp.start();
     interp.wait_idle();
     std::fflush(stdout);
@@ -91,6 +104,7 @@ int main(int argc, char** argv) {
   app.add_option("--seed", o.seed, "seed for `random`, for repeatable runs");
   app.add_flag("--trace", o.trace, "print every message-event to stderr");
   app.add_flag("-W,--warn-unhandled", o.warn_unhandled, "report every message that no behavior handled");
+  app.add_flag("--no-prelude", o.no_prelude, "do not import the prelude (stdlib/prelude.hum) before the script");
   app.add_option("--log-level", o.log_level, "runtime log level: trace, debug, info, warn, error, off")
       ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "critical", "off"}));
   try {

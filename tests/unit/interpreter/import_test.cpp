@@ -1,0 +1,183 @@
+// IMPORT (LANGUAGE.md section 10): resolution, run-once, errors.
+#include <doctest/doctest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <mutex>
+#include <string>
+
+#include "interpreter/interpreter.hpp"
+#include "runtime/stack_guard.hpp"
+
+namespace fs = std::filesystem;
+using humus::interp::Interpreter;
+
+namespace {
+
+// A fresh folder of module files for one test.
+struct TempDir {
+  fs::path path;
+  explicit TempDir(const std::string& name) {
+    path = fs::temp_directory_path() / ("humus_import_test_" + name + "_" + std::to_string(::getpid()));
+    fs::remove_all(path);
+    fs::create_directories(path);
+  }
+  ~TempDir() {
+    std::error_code ec;
+    fs::remove_all(path, ec);
+  }
+  void write(const std::string& rel, const std::string& text) const {
+    fs::create_directories((path / rel).parent_path());
+    std::ofstream(path / rel) << text;
+  }
+};
+
+struct Result {
+  std::string out, err;
+  Interpreter::Outcome outcome = Interpreter::Outcome::Ok;
+};
+
+// Runs `code` as the file `dir/main.hum` (so relative imports start in dir),
+// with the prelude when asked.
+Result run_in(const fs::path& dir, const std::string& code, bool prelude = false) {
+  Result r;
+  std::mutex m;
+  humus::rt::run_on_big_stack([&] {
+    humus::rt::RuntimeOptions o;
+    o.threads = 1;
+    o.out = [&](std::string_view s) {
+      std::lock_guard lock(m);
+      r.out += s;
+    };
+    o.err = [&](std::string_view s) {
+      std::lock_guard lock(m);
+      r.err += s;
+    };
+    Interpreter interp(o);
+    if (prelude && interp.load_prelude() != Interpreter::Outcome::Ok) {
+      r.outcome = Interpreter::Outcome::RuntimeError;
+      return;
+    }
+    auto src = std::make_shared<humus::ast::Source>(humus::ast::Source{(dir / "main.hum").string(), code});
+    r.outcome = interp.run_source(src);
+    interp.start();
+    interp.wait_idle();
+  });
+  return r;
+}
+
+// Sets an environment variable for one scope.
+struct EnvVar {
+  std::string name;
+  std::string old;
+  bool had;
+  EnvVar(std::string n, const std::string& value) : name(std::move(n)) {
+    const char* v = std::getenv(name.c_str());
+    had = v != nullptr;
+    if (had) old = v;
+    ::setenv(name.c_str(), value.c_str(), 1);
+  }
+  ~EnvVar() {
+    if (had)
+      ::setenv(name.c_str(), old.c_str(), 1);
+    else
+      ::unsetenv(name.c_str());
+  }
+};
+
+}  // namespace
+
+TEST_CASE("a stdlib name resolves to the source tree's stdlib folder") {
+  std::string found = Interpreter::resolve_module("prelude", "");
+  REQUIRE(!found.empty());
+  CHECK(fs::path(found).filename() == "prelude.hum");
+  CHECK(fs::equivalent(fs::path(found).parent_path(), fs::path(HUMUS_STDLIB_DIR)));
+  CHECK(Interpreter::resolve_module("no_such_module_anywhere", "").empty());
+}
+
+TEST_CASE("HUMUS_PATH folders come first, in order") {
+  TempDir a("path_a"), b("path_b");
+  b.write("prelude.hum", "DEF from AS #b\n");
+  b.write("extra.hum", "DEF extra AS #b\n");
+  a.write("extra.hum", "DEF extra AS #a\n");
+  EnvVar env("HUMUS_PATH", a.path.string() + "::" + b.path.string());
+  CHECK(fs::equivalent(Interpreter::resolve_module("extra", ""), a.path / "extra.hum"));
+  CHECK(fs::equivalent(Interpreter::resolve_module("prelude", ""), b.path / "prelude.hum"));
+  auto r = run_in(a.path, "IMPORT \"extra\"\nSEND extra TO println\n");
+  CHECK(r.out == "#a\n");
+  CHECK(r.err == "");
+}
+
+TEST_CASE("a path is relative to the importing file's folder, and a module runs once") {
+  TempDir d("relative");
+  d.write("lib/m.hum", "IMPORT \"../n.hum\"\nSEND #m_ran TO println\nDEF m AS n\n");
+  d.write("n.hum", "SEND #n_ran TO println\nDEF n AS 42\n");
+  auto r = run_in(d.path, "IMPORT \"lib/m.hum\"\nIMPORT \"n.hum\"\nIMPORT \"lib/../lib/m.hum\"\nSEND m TO println\n");
+  CHECK(r.outcome == Interpreter::Outcome::Ok);
+  CHECK(r.out == "#n_ran\n#m_ran\n42\n");
+  CHECK(r.err == "");
+}
+
+TEST_CASE("a module reached through a symbolic link is the same module") {
+  TempDir d("symlink");
+  d.write("real/m.hum", "SEND #ran TO println\n");
+  fs::create_directory_symlink(d.path / "real", d.path / "link");
+  auto r = run_in(d.path, "IMPORT \"real/m.hum\"\nIMPORT \"link/m.hum\"\n");
+  CHECK(r.out == "#ran\n");
+}
+
+TEST_CASE("missing modules and cycles are errors at the IMPORT") {
+  TempDir d("errors");
+  d.write("a.hum", "IMPORT \"b.hum\"\n");
+  d.write("b.hum", "\nIMPORT \"a.hum\"\n");
+  std::string main = (d.path / "main.hum").string();
+  auto missing = run_in(d.path, "SEND #before TO println\nIMPORT \"nope.hum\"\nSEND #after TO println\n");
+  CHECK(missing.outcome == Interpreter::Outcome::RuntimeError);
+  CHECK(missing.out == "#before\n");
+  CHECK(missing.err.find(main + ":2:1: runtime error: cannot find module 'nope.hum'") == 0);
+  auto stdlib = run_in(d.path, "IMPORT \"nope\"\n");
+  CHECK(stdlib.err == main + ":1:1: runtime error: no module named 'nope' in $HUMUS_PATH or the standard library\n");
+  auto cycle = run_in(d.path, "IMPORT \"a.hum\"\n");
+  CHECK(cycle.outcome == Interpreter::Outcome::RuntimeError);
+  std::string a = (d.path / "a.hum").string(), b = (d.path / "b.hum").string();
+  CHECK(cycle.err == b + ":2:1: runtime error: import cycle: " + a + " -> " + b + " -> " + a + "\n");
+  auto self = run_in(d.path, "IMPORT \"main.hum\"\n");  // main.hum does not exist as a file
+  CHECK(self.outcome == Interpreter::Outcome::RuntimeError);
+}
+
+TEST_CASE("syntax and compile errors in a module name the module's file") {
+  TempDir d("syntax");
+  d.write("bad.hum", "DEF x AS (1,\n");
+  d.write("worse.hum", "CREATE a WITH \\m.[ BECOME m  BECOME m ]\nDEF y AS z\nLET (p, p) = $y\n");
+  auto r = run_in(d.path, "IMPORT \"bad.hum\"\n");
+  CHECK(r.outcome == Interpreter::Outcome::SyntaxError);
+  CHECK(r.err.find((d.path / "bad.hum").string() + ":") == 0);
+  auto c = run_in(d.path, "IMPORT \"worse.hum\"\n");
+  CHECK(c.outcome == Interpreter::Outcome::CompileError);
+  CHECK(c.err.find((d.path / "worse.hum").string() + ":3:") == 0);
+}
+
+TEST_CASE("the prelude is a host call, runs once, and creates no actors") {
+  TempDir d("prelude");
+  auto r = run_in(d.path, "IMPORT \"prelude\"\nSEND (length((1, 2, NIL)), NEW sink_beh) TO println\n", true);
+  CHECK(r.err == "");
+  CHECK(r.out == "2, @4\n");  // @1..@3 are println, timer, random
+  auto without = run_in(d.path, "SEND length(NIL) TO println\n");
+  CHECK(without.err.find("'length' is not defined") != std::string::npos);
+}
+
+TEST_CASE("a host import reports errors without a location") {
+  Result r;
+  humus::rt::run_on_big_stack([&] {
+    humus::rt::RuntimeOptions o;
+    o.out = [&](std::string_view s) { r.out += s; };
+    o.err = [&](std::string_view s) { r.err += s; };
+    Interpreter interp(o);
+    r.outcome = interp.import("no_such_module_anywhere");
+    CHECK(interp.import("prelude") == Interpreter::Outcome::Ok);
+    CHECK(interp.import("prelude") == Interpreter::Outcome::Ok);
+  });
+  CHECK(r.outcome == Interpreter::Outcome::RuntimeError);
+  CHECK(r.err == "humus: error: no module named 'no_such_module_anywhere' in $HUMUS_PATH or the standard library\n");
+}
