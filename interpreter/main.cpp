@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "interpreter/interpreter.hpp"
+#include "interpreter/repl.hpp"
 #include "runtime/stack_guard.hpp"
 
 namespace {
@@ -89,6 +90,19 @@ int run(const Options& o, humus::ast::SourcePtr source) {
   return status;
 }
 
+// The interactive session (docs/repl.md), on a deep stack like a script.
+int repl(const Options& o) {
+  humus::rt::RuntimeOptions ro;
+  ro.threads = o.threads ? o.threads : 1;
+  ro.budget = o.budget;
+  if (o.has_seed) ro.seed = o.seed;
+  ro.trace = o.trace;
+  ro.warn_unhandled = o.warn_unhandled;
+  int status = kExitOk;
+  humus::rt::run_on_big_stack([&] { status = humus::repl::run_repl(ro, !o.no_prelude); });
+  return status;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -132,8 +146,7 @@ int main(int argc, char** argv) {
     std::string text{std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>()};
     source = std::make_shared<humus::ast::Source>(humus::ast::Source{"<stdin>", std::move(text)});
   } else if (o.file.empty()) {
-    std::cerr << "humus: no script given (usage: humus FILE, humus -e CODE, or humus - to read standard input)\n";
-    return kExitUsage;
+    return repl(o);  // standard input is a terminal: an interactive session
   } else {
     std::string error;
     source = humus::interp::read_source_file(o.file, error);

@@ -1,0 +1,297 @@
+#include "interpreter/repl.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "interpreter/interpreter.hpp"
+#include "interpreter/repl_terminal.hpp"
+#include "runtime/print.hpp"
+
+namespace humus::repl {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+const char* const kKeywords[] = {"LET",   "DEF",    "AS",   "IN",     "IF",   "ELIF",  "ELSE", "CASE",
+                                 "OF",    "END",    "SEND", "TO",     "AFTER", "CREATE", "WITH", "BECOME",
+                                 "THROW", "NEW",    "SELF", "TRUE",   "FALSE", "NIL",   "NOW",  "IMPORT"};
+
+const char kHelp[] =
+    "Type a statement to run it, or an expression to see its value.\n"
+    "Definitions stay for the session; defining a name again replaces it.\n"
+    "Input continues on a '...' line while a [ ( \" or CASE is open.\n"
+    "\n"
+    "  :help            this text\n"
+    "  :load FILE       run a script (its definitions join the session)\n"
+    "  :reload          run the last :load FILE again\n"
+    "  :globals         the globals that have a value\n"
+    "  :type EXPR       the kind of EXPR's value\n"
+    "  :stats           actors, events, queued and unhandled messages\n"
+    "  :trace on|off    print every message-event\n"
+    "  :reset           start again with a fresh interpreter\n"
+    "  :quit            leave (Ctrl-D too)\n"
+    "\n"
+    "Ctrl-C abandons the line being typed; on an empty line it stops the\n"
+    "actors' messages (they are dropped). Tab completes names.\n";
+
+std::string history_path() {
+  std::error_code ec;
+  if (const char* state = std::getenv("XDG_STATE_HOME"); state && *state) {
+    fs::path dir = fs::path(state) / "humus";
+    fs::create_directories(dir, ec);
+    if (!ec) return (dir / "history").string();
+  }
+  if (const char* home = std::getenv("HOME"); home && *home) return (fs::path(home) / ".humus_history").string();
+  return {};
+}
+
+bool is_ident_char(unsigned char c) {
+  if (c < 0x20 || c == 0x7F) return false;
+  return std::string_view(" \t\r\n#$(),.:;=[\\]\"").find(char(c)) == std::string_view::npos;
+}
+
+std::string trim(std::string_view s) {
+  size_t b = s.find_first_not_of(" \t\r\n"), e = s.find_last_not_of(" \t\r\n");
+  return b == std::string_view::npos ? std::string() : std::string(s.substr(b, e - b + 1));
+}
+
+const char* kind_of(const rt::Value& v) {
+  if (v.is_integer()) return "integer";
+  if (v.is_boolean()) return "boolean";
+  if (v.is_symbol()) return "symbol";
+  if (v.is_nil()) return "nil";
+  if (v.is_undefined()) return "undefined";
+  if (v.is_pair()) return "pair";
+  if (v.is_actor()) return "actor";
+  if (v.is_function()) return "function";
+  if (v.is_block()) return "block";
+  return "value";
+}
+
+class Repl {
+ public:
+  Repl(const rt::RuntimeOptions& options, bool prelude)
+      : base_(options), prelude_(prelude), term_(history_path()) {
+    repl_thread_ = std::this_thread::get_id();
+    term_.set_completer([this](std::string_view before, size_t& start) { return complete(before, start); });
+    reset();
+  }
+
+  int run() {
+    out("humus " HUMUS_VERSION " -- :help for help, Ctrl-D to leave\n");
+    std::string line;
+    while (!quit_) {
+      Terminal::Read r = term_.read_line(input_.empty() ? "> " : "... ", line);
+      if (r == Terminal::Read::Eof) break;
+      if (r == Terminal::Read::Interrupted) {
+        interrupt(!input_.empty() || !line.empty());
+        continue;
+      }
+      if (!trim(line).empty()) term_.add_history(line);
+      if (input_.empty() && trim(line).starts_with(':')) {
+        busy([&] { command(trim(line)); });
+        continue;
+      }
+      input_ += line;
+      input_ += '\n';
+      if (trim(input_).empty()) {
+        input_.clear();
+        continue;
+      }
+      busy([&] { evaluate(); });
+    }
+    return 0;
+  }
+
+ private:
+  void out(std::string_view s) { term_.write(s, false); }
+  void err(std::string_view s) { term_.write(s, true); }
+
+  template <typename F>
+  void busy(F&& f) {
+    term_.set_busy(true);
+    f();
+    term_.set_busy(false);
+  }
+
+  void reset() {
+    interp_.reset();
+    rt::RuntimeOptions o = base_;
+    o.out = [this](std::string_view s) { out(s); };
+    o.err = [this](std::string_view s) {
+      // Diagnostics of the REPL's own parse are held back until we know
+      // whether the input is complete.
+      if (std::this_thread::get_id() == repl_thread_ && capturing_)
+        captured_ += s;
+      else
+        err(s);
+    };
+    interp_ = std::make_unique<interp::Interpreter>(std::move(o));
+    if (prelude_) interp_->load_prelude();  // reports its own errors
+    interp_->start();
+  }
+
+  // Parses and compiles `text`, holding back the diagnostics of incomplete input.
+  interp::CompiledUnit* load(std::string name, std::string text, bool* incomplete) {
+    auto source = std::make_shared<ast::Source>(ast::Source{std::move(name), std::move(text)});
+    captured_.clear();
+    capturing_ = true;
+    interp::Interpreter::Outcome outcome;
+    bool inc = false;
+    interp::CompiledUnit* unit = interp_->load(source, &outcome, &inc);
+    capturing_ = false;
+    if (incomplete) *incomplete = inc;
+    if (!unit && inc && incomplete) return nullptr;
+    if (!captured_.empty()) err(captured_);
+    return unit;
+  }
+
+  void evaluate() {
+    bool incomplete = false;
+    interp::CompiledUnit* unit = load("<repl:" + std::to_string(entries_ + 1) + ">", input_, &incomplete);
+    if (!unit && incomplete) return;  // more lines to come
+    ++entries_;
+    input_.clear();
+    if (!unit) return;
+    interp_->run(*unit, [this](const rt::Value& v) {
+      std::string s = rt::to_string(v);
+      s += '\n';
+      out(s);
+    });
+  }
+
+  void interrupt(bool had_input) {
+    input_.clear();
+    if (had_input) return;
+    rt::RuntimeStats s = interp_->runtime().stats();
+    if (s.queued == 0) {
+      out("(Ctrl-D or :quit leaves)\n");
+      return;
+    }
+    busy([&] {
+      uint64_t dropped = interp_->runtime().drain();
+      out("interrupted: dropped " + std::to_string(dropped) + " message" + (dropped == 1 ? "" : "s") + "\n");
+    });
+  }
+
+  void command(const std::string& line) {
+    size_t sp = line.find_first_of(" \t");
+    std::string cmd = line.substr(0, sp);
+    std::string arg = sp == std::string::npos ? std::string() : trim(line.substr(sp));
+    if (cmd == ":help" || cmd == ":h" || cmd == ":?") {
+      out(kHelp);
+    } else if (cmd == ":quit" || cmd == ":q" || cmd == ":exit") {
+      quit_ = true;
+    } else if (cmd == ":load" || cmd == ":l") {
+      if (arg.empty()) return err("usage: :load FILE\n");
+      last_load_ = arg;
+      load_file(arg);
+    } else if (cmd == ":reload" || cmd == ":r") {
+      if (last_load_.empty()) return err("nothing to reload: use :load FILE first\n");
+      load_file(last_load_);
+    } else if (cmd == ":stats") {
+      rt::RuntimeStats s = interp_->runtime().stats();
+      std::ostringstream o;
+      o << "actors created:     " << s.actors << "\n"
+        << "events run:         " << s.events << "\n"
+        << "messages queued:    " << s.queued << "\n"
+        << "unhandled messages: " << s.unhandled << "\n"
+        << "errors:             " << s.errors << "\n";
+      out(o.str());
+    } else if (cmd == ":trace") {
+      if (arg == "on" || arg == "off") {
+        interp_->runtime().set_trace(arg == "on");
+        out(std::string("trace ") + arg + "\n");
+      } else {
+        err("usage: :trace on|off\n");
+      }
+    } else if (cmd == ":globals") {
+      std::string o;
+      for (const auto& [name, value] : interp_->runtime().globals().bound()) {
+        std::string v = rt::to_string(value);
+        if (v.size() > 60) v = v.substr(0, 60) + "...";
+        o += name + " = " + v + "\n";
+      }
+      out(o);
+    } else if (cmd == ":type" || cmd == ":t") {
+      if (arg.empty()) return err("usage: :type EXPR\n");
+      type_of(arg);
+    } else if (cmd == ":reset") {
+      reset();
+      out("a fresh interpreter: every definition and actor is gone\n");
+    } else {
+      err("unknown command " + cmd + " (:help lists them)\n");
+    }
+  }
+
+  void load_file(const std::string& path) {
+    std::string error;
+    ast::SourcePtr source = interp::read_source_file(path, error);
+    if (!source) return err("humus: " + error + "\n");
+    interp::CompiledUnit* unit = load(source->name, source->text, nullptr);
+    if (unit) interp_->run(*unit);
+  }
+
+  // The expression goes in a pair, so a block is shown rather than run.
+  void type_of(const std::string& expr) {
+    interp::CompiledUnit* unit = load("<type>", "((" + expr + "\n), 0)", nullptr);
+    if (!unit) return;
+    interp_->run(*unit, [this](const rt::Value& v) {
+      if (v.is_pair()) out(std::string(kind_of(rt::head(v))) + "\n");
+    });
+  }
+
+  std::vector<std::string> complete(std::string_view before, size_t& start) {
+    start = before.size();
+    while (start > 0 && is_ident_char(static_cast<unsigned char>(before[start - 1]))) --start;
+    std::string_view word = before.substr(start);
+    std::vector<std::string> names;
+    bool in_string = start > 0 && before[start - 1] == '"';
+    if (in_string) {
+      std::error_code ec;
+      for (const auto& e : fs::directory_iterator(HUMUS_STDLIB_DIR, ec))
+        if (e.path().extension() == ".hum") names.push_back(e.path().stem().string());
+    } else if (before.substr(0, start).find_first_not_of(" \t") == std::string_view::npos && !word.empty() &&
+               word[0] == ':') {
+      for (const char* c : {":help", ":load", ":reload", ":quit", ":stats", ":trace", ":globals", ":type", ":reset"})
+        names.emplace_back(c);
+    } else {
+      for (const char* k : kKeywords) names.emplace_back(k);
+      for (const auto& g : interp_->runtime().globals().bound()) names.push_back(g.first);
+    }
+    std::vector<std::string> out;
+    for (auto& n : names)
+      if (n.starts_with(word)) out.push_back(std::move(n));
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
+  }
+
+  rt::RuntimeOptions base_;
+  bool prelude_;
+  Terminal term_;
+  std::unique_ptr<interp::Interpreter> interp_;
+  std::thread::id repl_thread_;
+  bool capturing_ = false;
+  std::string captured_;
+  std::string input_;  // the lines of an unfinished entry
+  std::string last_load_;
+  bool quit_ = false;
+  unsigned entries_ = 0;
+};
+
+}  // namespace
+
+int run_repl(const rt::RuntimeOptions& options, bool prelude) {
+  Repl repl(options, prelude);
+  return repl.run();
+}
+
+}  // namespace humus::repl

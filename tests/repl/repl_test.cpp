@@ -1,0 +1,395 @@
+// Drives `humus` through a pseudo-terminal, as a person would, and checks
+// what a VT100 screen would show:
+//   repl_test HUMUS SCRATCH_DIR
+// A tiny screen model interprets the escape sequences libedit and the REPL
+// send (cursor moves, erase line, erase below), so "the line being typed is
+// intact after background output" is checked on the screen, not on bytes.
+#include <fcntl.h>
+#include <poll.h>
+#include <pty.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace {
+
+int failures = 0;
+
+#define CHECK(cond, what)                                                            \
+  do {                                                                               \
+    if (!(cond)) {                                                                   \
+      std::fprintf(stderr, "FAIL line %d: %s\n  (%s)\n", __LINE__, what, #cond);     \
+      ++failures;                                                                    \
+    }                                                                                \
+  } while (0)
+
+std::string rstrip(std::string s) {
+  while (!s.empty() && s.back() == ' ') s.pop_back();
+  return s;
+}
+
+// A screen that grows downward (no scrolling needed for these short sessions).
+class Screen {
+ public:
+  static constexpr size_t kCols = 80;
+
+  void feed(const std::string& bytes) {
+    for (char ch : bytes) put(static_cast<unsigned char>(ch));
+  }
+  std::string line(size_t r) const { return r < lines_.size() ? rstrip(lines_[r]) : std::string(); }
+  std::string cursor_line() const { return line(row_); }
+  size_t row() const { return row_; }
+  size_t rows() const { return lines_.size(); }
+  // The row of the last line equal to `text`, or -1.
+  long find_line(const std::string& text) const {
+    for (size_t r = lines_.size(); r-- > 0;)
+      if (line(r) == text) return long(r);
+    return -1;
+  }
+  size_t count_lines(const std::string& text) const {
+    size_t n = 0;
+    for (size_t r = 0; r < lines_.size(); ++r) n += line(r) == text;
+    return n;
+  }
+  bool contains(const std::string& text) const {
+    for (size_t r = 0; r < lines_.size(); ++r)
+      if (lines_[r].find(text) != std::string::npos) return true;
+    return false;
+  }
+  std::string dump() const {
+    std::string s;
+    for (size_t r = 0; r < lines_.size(); ++r) s += (r == row_ ? "*|" : " |") + line(r) + "\n";
+    return s;
+  }
+
+ private:
+  void put(unsigned char c) {
+    if (state_ == 1) {  // after ESC
+      if (c == '[') {
+        state_ = 2;
+        params_.clear();
+      } else if (c == '(' || c == ')') {
+        state_ = 3;
+      } else {
+        state_ = 0;
+      }
+      return;
+    }
+    if (state_ == 3) {  // ESC ( X
+      state_ = 0;
+      return;
+    }
+    if (state_ == 2) {
+      if ((c >= '0' && c <= '9') || c == ';' || c == '?') {
+        params_ += char(c);
+        return;
+      }
+      state_ = 0;
+      csi(c);
+      return;
+    }
+    switch (c) {
+      case 0x1B: state_ = 1; return;
+      case '\r': col_ = 0; return;
+      case '\n': down(1); return;
+      case '\b': if (col_ > 0) --col_; return;
+      case '\a': return;
+      default: break;
+    }
+    if (c < 0x20) return;
+    if (col_ >= kCols) {
+      col_ = 0;
+      down(1);
+    }
+    std::string& l = lines_[row_];
+    if (l.size() <= col_) l.resize(col_ + 1, ' ');
+    l[col_++] = char(c);
+  }
+  void down(size_t n) {
+    row_ += n;
+    if (lines_.size() <= row_) lines_.resize(row_ + 1);
+  }
+  void csi(unsigned char f) {
+    size_t n = params_.empty() || params_[0] == '?' ? 0 : size_t(std::atoi(params_.c_str()));
+    size_t k = n ? n : 1;
+    std::string& l = lines_[row_];
+    switch (f) {
+      case 'A': row_ = row_ >= k ? row_ - k : 0; break;
+      case 'B': down(k); break;
+      case 'C': col_ = std::min(kCols - 1, col_ + k); break;
+      case 'D': col_ = col_ >= k ? col_ - k : 0; break;
+      case 'G': col_ = k - 1; break;
+      case 'K':
+        if (n == 0 && l.size() > col_) l.resize(col_);
+        if (n == 2) l.clear();
+        break;
+      case 'J':
+        if (n == 0) {
+          if (l.size() > col_) l.resize(col_);
+          lines_.resize(row_ + 1);
+        }
+        break;
+      case 'P':  // delete characters
+        if (col_ < l.size()) l.erase(col_, std::min(k, l.size() - col_));
+        break;
+      case '@':  // insert blanks
+        if (col_ < l.size()) l.insert(col_, k, ' ');
+        break;
+      default: break;  // modes, colours
+    }
+  }
+
+  std::vector<std::string> lines_{std::string()};
+  size_t row_ = 0, col_ = 0;
+  int state_ = 0;
+  std::string params_;
+};
+
+class Session {
+ public:
+  Session(const std::string& humus, const std::string& home) {
+    winsize ws{};
+    ws.ws_row = 24;
+    ws.ws_col = Screen::kCols;
+    pid_ = forkpty(&fd_, nullptr, nullptr, &ws);
+    if (pid_ == 0) {
+      setenv("HOME", home.c_str(), 1);
+      setenv("XDG_STATE_HOME", (home + "/state").c_str(), 1);
+      setenv("TERM", "vt100", 1);
+      execl(humus.c_str(), "humus", static_cast<char*>(nullptr));
+      _exit(127);
+    }
+  }
+  ~Session() {
+    if (pid_ > 0 && !exited_) {
+      kill(pid_, SIGKILL);
+      waitpid(pid_, nullptr, 0);
+    }
+    if (fd_ >= 0) close(fd_);
+  }
+
+  void type(const std::string& keys) {
+    ssize_t r = write(fd_, keys.data(), keys.size());
+    (void)r;
+  }
+  // Reads output until `done(screen)` holds or `seconds` pass.
+  bool wait(const std::function<bool(const Screen&)>& done, double seconds = 20) {
+    auto end = std::chrono::steady_clock::now() + std::chrono::milliseconds(long(seconds * 1000));
+    for (;;) {
+      if (done(screen_)) return true;
+      auto left = std::chrono::duration_cast<std::chrono::milliseconds>(end - std::chrono::steady_clock::now());
+      if (left.count() <= 0) break;
+      if (!pump(int(left.count()))) return done(screen_);
+    }
+    std::fprintf(stderr, "timed out; the screen:\n%s", screen_.dump().c_str());
+    return false;
+  }
+  // Reads whatever arrives within `ms`.
+  void settle(int ms) {
+    auto end = std::chrono::steady_clock::now() + std::chrono::milliseconds(ms);
+    while (std::chrono::steady_clock::now() < end) {
+      auto left = std::chrono::duration_cast<std::chrono::milliseconds>(end - std::chrono::steady_clock::now());
+      if (!pump(int(std::max<long>(1, left.count())))) break;
+    }
+  }
+  bool prompt() { return wait([](const Screen& s) { return s.cursor_line() == ">"; }); }
+  // Types a line and waits for the next prompt.
+  bool enter(const std::string& line) {
+    size_t before = screen_.row();
+    type(line + "\r");
+    return wait([&](const Screen& s) { return s.row() > before && s.cursor_line() == ">"; });
+  }
+  // Waits for the process to end; its exit status, or -1.
+  int wait_exit(double seconds = 20) {
+    auto end = std::chrono::steady_clock::now() + std::chrono::milliseconds(long(seconds * 1000));
+    while (std::chrono::steady_clock::now() < end) {
+      pump(50);
+      int status = 0;
+      if (waitpid(pid_, &status, WNOHANG) == pid_) {
+        exited_ = true;
+        return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+      }
+    }
+    return -1;
+  }
+  const Screen& screen() const { return screen_; }
+
+ private:
+  bool pump(int ms) {
+    pollfd p{fd_, POLLIN, 0};
+    if (poll(&p, 1, std::min(ms, 100)) <= 0) return true;
+    char buf[4096];
+    ssize_t n = read(fd_, buf, sizeof buf);
+    if (n <= 0) return false;
+    screen_.feed(std::string(buf, size_t(n)));
+    return true;
+  }
+
+  pid_t pid_ = -1;
+  int fd_ = -1;
+  bool exited_ = false;
+  Screen screen_;
+};
+
+auto has_line(const std::string& text) {
+  return [text](const Screen& s) { return s.find_line(text) >= 0; };
+}
+auto has_text(const std::string& text) {
+  return [text](const Screen& s) { return s.contains(text); };
+}
+
+void first_session(const std::string& humus, const std::string& home) {
+  Session s(humus, home);
+  CHECK(s.prompt(), "the prompt appears");
+
+  // An expression prints its value; a definition persists; redefinition replaces.
+  CHECK(s.enter("add(1, 2)"), "evaluates an expression");
+  CHECK(s.screen().find_line("3") >= 0, "prints 3");
+  CHECK(s.enter("DEF double(x) AS mul(x, 2)"), "a definition");
+  CHECK(s.enter("double(21)"), "uses it");
+  CHECK(s.screen().find_line("42") >= 0, "prints 42");
+  CHECK(s.enter("DEF double(x) AS add(x, x)") && s.enter("double(50)"), "redefines");
+  CHECK(s.screen().find_line("100") >= 0, "the new definition is used");
+
+  // Multi-line input: an open [ continues on a '...' line.
+  s.type("[\r");
+  CHECK(s.wait([](const Screen& sc) { return sc.cursor_line() == "..."; }), "continuation prompt");
+  CHECK(s.enter("  SEND #multi TO println ]"), "the rest of the block");
+  CHECK(s.wait(has_line("#multi")), "the block ran");
+  s.type("CASE 2 OF\r");
+  CHECK(s.wait([](const Screen& sc) { return sc.cursor_line() == "..."; }), "an open CASE continues");
+  s.type("1 : #one\r");
+  CHECK(s.wait([](const Screen& sc) { return sc.cursor_line() == "..."; }), "still open");
+  CHECK(s.enter("_ : #other END"), "CASE closed");
+  CHECK(s.wait(has_line("#other")), "CASE value printed");
+
+  // History: up-arrow recalls the previous line.
+  CHECK(s.enter("double(4)"), "a line for history");
+  s.type("\x1b[A");
+  CHECK(s.wait([](const Screen& sc) { return sc.cursor_line() == "> double(4)"; }), "up-arrow recalls it");
+  CHECK(s.enter(""), "runs the recalled line");
+  CHECK(s.screen().count_lines("8") == 2, "the recalled line ran again");
+
+  // Tab completion of a global and of a keyword.
+  s.type("dou\t");
+  CHECK(s.wait([](const Screen& sc) { return sc.cursor_line() == "> double"; }), "completes a global");
+  CHECK(s.enter("(5)"), "the completed call runs");
+  CHECK(s.screen().find_line("10") >= 0, "double(5) is 10");
+  s.type("CRE\t");
+  CHECK(s.wait([](const Screen& sc) { return sc.cursor_line() == "> CREATE"; }), "completes a keyword");
+  // Ctrl-C abandons the line being typed.
+  size_t row = s.screen().row();
+  s.type("\x03");
+  CHECK(s.wait([&](const Screen& sc) { return sc.row() > row && sc.cursor_line() == ">"; }), "Ctrl-C: a new prompt");
+  CHECK(s.screen().find_line("> CREATE^C") >= 0, "the abandoned line shows ^C");
+
+  // Errors are reported as in scripts and the session goes on.
+  CHECK(s.enter("foo(1)"), "an error");
+  CHECK(s.wait(has_text("runtime error: 'foo' is not defined")), "the runtime error is shown");
+  CHECK(s.enter("add(1, 2))"), "a syntax error");
+  CHECK(s.wait(has_text(":1:10: error: unexpected ')'")), "the syntax error is shown");
+  CHECK(s.screen().find_line("         ^") >= 0, "with a caret under the column");
+  CHECK(s.enter("add(2, 2)"), "still alive after errors");
+  CHECK(s.screen().find_line("4") >= 0, "and evaluating");
+
+  // Background output arrives while a line is half typed: it appears above
+  // the prompt, and the half-typed line is still there and completes.
+  CHECK(s.enter("AFTER 400 SEND #tick TO println"), "a delayed println");
+  s.type("add(10, ");
+  CHECK(s.wait(has_line("#tick")), "the background output appears");
+  s.settle(200);
+  CHECK(s.screen().cursor_line() == "> add(10,", "the partial line is intact");
+  CHECK(s.screen().find_line("#tick") == long(s.screen().row()) - 1, "the output is just above the prompt");
+  CHECK(s.enter("5)"), "completing the line");
+  CHECK(s.screen().find_line("15") >= 0, "the completed line evaluates");
+
+  // A runaway actor: Ctrl-C drains the queue and the REPL stays.
+  CHECK(s.enter("CREATE r WITH \\m.[ SEND m TO SELF ]"), "a runaway actor");
+  CHECK(s.enter("SEND 0 TO r"), "set it running");
+  s.settle(300);
+  s.type("\x03");
+  CHECK(s.wait(has_line("interrupted: dropped 1 message")), "Ctrl-C reports the dropped messages");
+  CHECK(s.prompt(), "and the prompt comes back");
+  CHECK(s.enter("add(20, 1)"), "alive after the interrupt");
+  CHECK(s.screen().find_line("21") >= 0, "evaluating after the interrupt");
+
+  // Commands.
+  CHECK(s.enter(":stats"), ":stats");
+  CHECK(s.wait(has_text("events run:")) && s.screen().contains("messages queued:    0"), ":stats shows counts");
+  CHECK(s.enter(":globals"), ":globals");
+  CHECK(s.wait(has_text("double = \\<repl:")), ":globals lists a definition");
+  CHECK(s.screen().contains("r = @"), ":globals lists an actor");
+  CHECK(s.enter(":type 7") && s.screen().find_line("integer") >= 0, ":type of an integer");
+  CHECK(s.enter(":type [ SEND 1 TO println ]") && s.screen().find_line("block") >= 0, ":type of a block");
+  CHECK(s.enter(":type double") && s.screen().find_line("function") >= 0, ":type of a function");
+  CHECK(s.enter(":trace on") && s.enter("SEND #traced TO println"), ":trace on");
+  CHECK(s.wait(has_text("trace: @1 <- #traced")), "trace lines appear");
+  CHECK(s.enter(":trace off"), ":trace off");
+  {
+    std::ofstream f(home + "/defs.hum");
+    f << "DEF triple(x) AS mul(x, 3)\n";
+  }
+  CHECK(s.enter(":load " + home + "/defs.hum") && s.enter("triple(5)"), ":load");
+  CHECK(s.wait(has_line("15")), "a loaded definition");
+  {
+    std::ofstream f(home + "/defs.hum");
+    f << "DEF triple(x) AS mul(x, 30)\n";
+  }
+  CHECK(s.enter(":reload") && s.enter("triple(5)") && s.screen().find_line("150") >= 0, ":reload");
+  CHECK(s.enter(":reset") && s.enter("double(1)"), ":reset");
+  CHECK(s.wait(has_text("'double' is not defined")), ":reset forgets definitions");
+  CHECK(s.enter(":help") && s.screen().contains(":load FILE"), ":help");
+
+  s.type(":quit\r");
+  CHECK(s.wait_exit() == 0, ":quit ends the session with status 0");
+}
+
+void second_session(const std::string& humus, const std::string& home) {
+  CHECK(std::filesystem::exists(home + "/state/humus/history"), "history is saved under XDG_STATE_HOME");
+  Session s(humus, home);
+  CHECK(s.prompt(), "the prompt appears");
+  s.type("\x1b[A");
+  CHECK(s.wait([](const Screen& sc) { return sc.cursor_line() == "> :quit"; }), "history from the last session");
+  s.type("\x03");
+  CHECK(s.prompt(), "Ctrl-C abandons the recalled line");
+  s.type("\x04");
+  CHECK(s.wait_exit() == 0, "Ctrl-D ends the session with status 0");
+}
+
+void piped(const std::string& humus) {
+  std::string cmd = "echo 'SEND add(40, 2) TO println' | " + humus;
+  FILE* p = popen(cmd.c_str(), "r");
+  std::string out;
+  char buf[256];
+  while (size_t n = fread(buf, 1, sizeof buf, p)) out.append(buf, n);
+  int rc = pclose(p);
+  CHECK(out == "42\n" && rc == 0, "standard input that is not a terminal is a script");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 3) {
+    std::fprintf(stderr, "usage: repl_test HUMUS SCRATCH_DIR\n");
+    return 2;
+  }
+  std::string humus = argv[1], home = argv[2];
+  std::filesystem::remove_all(home);
+  std::filesystem::create_directories(home);
+  first_session(humus, home);
+  second_session(humus, home);
+  piped(humus);
+  if (failures) std::fprintf(stderr, "%d checks failed\n", failures);
+  else std::printf("all REPL checks passed\n");
+  return failures ? 1 : 0;
+}
