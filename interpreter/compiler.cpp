@@ -300,22 +300,16 @@ NodePtr Compiler::expr(FnScope& fs, const ast::Expr& e) {
   error(e.loc, "internal error: unknown expression");
 }
 
-// f(a, b, ...) calls skip the argument pair for built-ins (Call2Node).
+// f(a, b, ...) calls pass their arguments without building the tuple when
+// the callee can take them that way (CallNNode).
 NodePtr Compiler::call(FnScope& fs, const ast::Expr& e) {
   NodePtr fn = expr(fs, *e.callee);
   const rt::SourceLoc l = sloc(e.loc);
-  if (e.argument && e.argument->kind == ast::ExprKind::Tuple && e.argument->elements.size() >= 2) {
-    const auto& elems = e.argument->elements;
-    NodePtr a = expr(fs, *elems[0]);
-    NodePtr b;
-    if (elems.size() == 2) {
-      b = expr(fs, *elems[1]);
-    } else {
-      std::vector<NodePtr> rest;
-      for (size_t i = 1; i < elems.size(); ++i) rest.push_back(expr(fs, *elems[i]));
-      b = std::make_unique<TupleNode>(sloc(elems[1]->loc), std::move(rest));
-    }
-    return std::make_unique<Call2Node>(l, std::move(fn), std::move(a), std::move(b));
+  if (e.argument && e.argument->kind == ast::ExprKind::Tuple && e.argument->elements.size() >= 2 &&
+      e.argument->elements.size() <= TailCall::kMaxSpread) {
+    std::vector<NodePtr> args;
+    for (const auto& x : e.argument->elements) args.push_back(expr(fs, *x));
+    return std::make_unique<CallNNode>(l, std::move(fn), std::move(args));
   }
   NodePtr arg = e.argument ? expr(fs, *e.argument) : nullptr;
   return std::make_unique<CallNode>(l, std::move(fn), std::move(arg));
@@ -340,6 +334,8 @@ std::unique_ptr<LambdaNode> Compiler::lambda(FnScope& fs, const ast::Pattern& pa
   inner.block = &params;
   std::unordered_map<std::string, uint32_t> fresh;
   code->param = pattern(inner, param, [&](const std::string& name) { return fresh[name] = inner.new_slot(); });
+  if (const auto* tuple = dynamic_cast<const TuplePat*>(code->param.get()))
+    for (const auto& p : tuple->elements()) code->spread.push_back(p.get());
   for (auto& [name, slot] : fresh) params.slots[name] = slot;
   code->body = expr(inner, body);
   return std::make_unique<LambdaNode>(sloc(loc), code, captures);

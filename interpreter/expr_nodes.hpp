@@ -140,21 +140,22 @@ class CallNode final : public Node {
   std::unique_ptr<Node> arg_;  // null: NIL
 };
 
-// f(a, b...): a built-in with a two-argument entry gets a and b directly,
-// without the pair (add(n, 1) allocates nothing); anything else gets the pair.
-class Call2Node final : public Node {
+// f(a, b, ...): the arguments are evaluated but not paired up. A built-in
+// with a two-argument entry takes a and b directly (add(n, 1) allocates
+// nothing); a Humus function whose parameter is a tuple pattern of the same
+// arity binds them straight into its frame; anything else gets the tuple.
+class CallNNode final : public Node {
  public:
-  Call2Node(rt::SourceLoc l, std::unique_ptr<Node> fn, std::unique_ptr<Node> a, std::unique_ptr<Node> b)
-      : Node(l), fn_(std::move(fn)), a_(std::move(a)), b_(std::move(b)) {}
+  CallNNode(rt::SourceLoc l, std::unique_ptr<Node> fn, std::vector<std::unique_ptr<Node>> args)
+      : Node(l), fn_(std::move(fn)), args_(std::move(args)) {}
   Value eval(Frame& f) const override;
   bool eval_tail(Frame& f, TailCall& tc) const override;
 
  private:
-  Value eval_with(const Value& fn, Frame& f) const;
-  std::unique_ptr<Node> fn_, a_, b_;
+  std::unique_ptr<Node> fn_;
+  std::vector<std::unique_ptr<Node>> args_;  // 2 <= size <= TailCall::kMaxSpread
 };
 
-// e1, e2, ..., en: right-nested pairs, built from the back (no recursion).
 class TupleNode final : public Node {
  public:
   TupleNode(rt::SourceLoc l, std::vector<std::unique_ptr<Node>> elems) : Node(l), elems_(std::move(elems)) {}

@@ -18,8 +18,11 @@ namespace humus::interp {
 // A call left pending in tail position: the caller's loop makes it, so a
 // tail-recursive function runs in constant C++ stack.
 struct TailCall {
-  Value fn;   // a Closure whose code is tail_callable
-  Value arg;
+  static constexpr uint32_t kMaxSpread = 8;
+  Value fn;     // a Closure whose code is tail_callable
+  Value arg;    // the argument, when nargs == 0
+  uint32_t nargs = 0;          // else the elements of a tuple argument, not paired up
+  Value args[kMaxSpread];
   Value value;  // the result, when there is no pending call
 };
 

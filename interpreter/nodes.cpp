@@ -119,32 +119,66 @@ bool CallNode::eval_tail(Frame& f, TailCall& tc) const {
   return false;
 }
 
-Value Call2Node::eval(Frame& f) const { return eval_with(fn_->eval(f), f); }
-
-Value Call2Node::eval_with(const Value& fn, Frame& f) const {
-  Value a = a_->eval(f);
-  Value b = b_->eval(f);
-  if (fn.is(rt::ObjKind::Native)) {
-    const auto* n = fn.as<rt::Native>();
-    if (n->fn2) return n->fn2(a, b);
-  }
-  return apply_function(fn, rt::make_pair(std::move(a), std::move(b)), f.cx, loc);
+namespace {
+// (vals[0], ..., vals[n-1]) as right-nested pairs, built from the back.
+Value tuple_of(Value* vals, uint32_t n) {
+  Value acc = std::move(vals[n - 1]);
+  for (uint32_t i = n - 1; i-- > 0;) acc = rt::make_pair(std::move(vals[i]), std::move(acc));
+  return acc;
 }
 
-bool Call2Node::eval_tail(Frame& f, TailCall& tc) const {
+// The callee's code when it can take `n` arguments without their tuple.
+const LambdaCode* spread_target(const Value& fn, uint32_t n) {
+  if (!is_tail_callable(fn)) return nullptr;
+  const auto* code = static_cast<const LambdaCode*>(fn.as<rt::Closure>()->code);
+  return code->spread.size() == n ? code : nullptr;
+}
+}  // namespace
+
+Value CallNNode::eval(Frame& f) const {
+  Value fn = fn_->eval(f);
+  const auto n = uint32_t(args_.size());
+  Value vals[TailCall::kMaxSpread];
+  for (uint32_t i = 0; i < n; ++i) vals[i] = args_[i]->eval(f);
+  if (fn.is(rt::ObjKind::Native)) {
+    const auto* nat = fn.as<rt::Native>();
+    if (n == 2 && nat->fn2) return nat->fn2(vals[0], vals[1]);
+  } else if (const LambdaCode* code = spread_target(fn, n)) {
+    return code->apply_spread(*fn.as<rt::Closure>(), vals, n, f.cx);
+  }
+  return apply_function(fn, tuple_of(vals, n), f.cx, loc);
+}
+
+bool CallNNode::eval_tail(Frame& f, TailCall& tc) const {
   Value fn = fn_->eval(f);
   if (!is_tail_callable(fn)) {
-    tc.value = eval_with(fn, f);
+    const auto n = uint32_t(args_.size());
+    Value vals[TailCall::kMaxSpread];
+    for (uint32_t i = 0; i < n; ++i) vals[i] = args_[i]->eval(f);
+    if (fn.is(rt::ObjKind::Native) && n == 2 && fn.as<rt::Native>()->fn2)
+      tc.value = fn.as<rt::Native>()->fn2(vals[0], vals[1]);
+    else
+      tc.value = apply_function(fn, tuple_of(vals, n), f.cx, loc);
     return false;
   }
-  Value a = a_->eval(f);
-  Value b = b_->eval(f);
+  const auto n = uint32_t(args_.size());
+  for (uint32_t i = 0; i < n; ++i) tc.args[i] = args_[i]->eval(f);
+  if (spread_target(fn, n)) {
+    tc.nargs = n;
+  } else {
+    tc.arg = tuple_of(tc.args, n);
+    tc.nargs = 0;
+  }
   tc.fn = std::move(fn);
-  tc.arg = rt::make_pair(std::move(a), std::move(b));
   return true;
 }
 
 Value TupleNode::eval(Frame& f) const {
+  if (elems_.size() == 2) {  // the common case, without the scratch array
+    Value a = elems_[0]->eval(f);
+    Value b = elems_[1]->eval(f);
+    return rt::make_pair(std::move(a), std::move(b));
+  }
   // Evaluate left to right, then pair up from the back.
   // Literals with many elements (a generated table) go to the heap, not the stack.
   const size_t n = elems_.size();
@@ -246,10 +280,29 @@ Value BlockCodeImpl::run(const rt::BlockValue& self, rt::Context& cx) const {
 
 // ------------------------------------------------------------ functions
 
+namespace {
+// Binds a call's argument in a fresh frame: one value, or a tuple's elements.
+bool bind_arguments(const LambdaCode& code, Frame& f, const Value* arg, const Value* args, uint32_t n) {
+  if (n == 0) return code.param->match(*arg, f);
+  for (uint32_t i = 0; i < n; ++i)
+    if (!code.spread[i]->match(args[i], f)) return false;
+  return true;
+}
+}  // namespace
+
+Value LambdaCode::apply(const rt::Closure& self, const Value& arg, rt::Context& cx) const {
+  return run(self, &arg, nullptr, 0, cx);
+}
+
+Value LambdaCode::apply_spread(const rt::Closure& self, Value* args, uint32_t n, rt::Context& cx) const {
+  return run(self, nullptr, args, n, cx);
+}
+
 // Calls in tail position loop here instead of recursing: a tail-recursive
 // function runs in constant C++ stack. The frame is reused while it is big
 // enough and grown (on the stack) when a callee needs more slots.
-Value LambdaCode::apply(const rt::Closure& self, const Value& arg, rt::Context& cx) const {
+Value LambdaCode::run(const rt::Closure& self, const Value* arg, const Value* args, uint32_t n,
+                      rt::Context& cx) const {
   rt::check_stack(loc);
   uint32_t capacity = layout.slots ? layout.slots : 1;
   Value* slots = static_cast<Value*>(alloca(sizeof(Value) * capacity));
@@ -262,9 +315,9 @@ Value LambdaCode::apply(const rt::Closure& self, const Value& arg, rt::Context& 
 
   const rt::Closure* closure = &self;
   const LambdaCode* code = this;
-  const Value* argument = &arg;
   TailCall tc;
-  Value held_fn, held_arg;  // keep the callee and its argument alive across iterations
+  // Keep the callee and its arguments alive across iterations.
+  Value held_fn, held_arg, held_args[TailCall::kMaxSpread];
   for (;;) {
     if (code->layout.slots > capacity) {
       std::destroy_n(slots, capacity);
@@ -273,14 +326,21 @@ Value LambdaCode::apply(const rt::Closure& self, const Value& arg, rt::Context& 
       std::uninitialized_value_construct_n(slots, capacity);
     }
     Frame f{slots, closure, cx};
-    if (!code->param->match(*argument, f)) return Value::undefined();
+    if (!bind_arguments(*code, f, arg, args, n)) return Value::undefined();
     if (!code->body->eval_tail(f, tc)) return std::move(tc.value);
     for (uint32_t i = 0; i < capacity; ++i) slots[i] = Value();
     held_fn = std::move(tc.fn);
-    held_arg = std::move(tc.arg);
+    n = tc.nargs;
+    if (n) {
+      for (uint32_t i = 0; i < n; ++i) held_args[i] = std::move(tc.args[i]);
+      args = held_args;
+      tc.nargs = 0;
+    } else {
+      held_arg = std::move(tc.arg);
+      arg = &held_arg;
+    }
     closure = held_fn.as<rt::Closure>();
     code = static_cast<const LambdaCode*>(closure->code);
-    argument = &held_arg;
   }
 }
 

@@ -61,6 +61,7 @@ class SelfPat final : public PatNode {
 class TuplePat final : public PatNode {
  public:
   TuplePat(rt::SourceLoc l, std::vector<std::unique_ptr<PatNode>> elems) : PatNode(l), elems_(std::move(elems)) {}
+  const std::vector<std::unique_ptr<PatNode>>& elements() const { return elems_; }
   bool match(const Value& v, Frame& f) const override {
     const Value* cur = &v;
     const size_t last = elems_.size() - 1;

@@ -147,8 +147,18 @@ class LambdaCode final : public rt::FunctionCode {
   Value apply(const rt::Closure& self, const Value& arg, rt::Context& cx) const override;
   bool run_behavior(const rt::Closure& self, const Value& msg, rt::Context& cx) const override;
 
+  // Applies the function to the tuple (args[0], ..., args[n-1]) without
+  // building it; n must equal spread.size().
+  Value apply_spread(const rt::Closure& self, Value* args, uint32_t n, rt::Context& cx) const;
+
+ private:
+  Value run(const rt::Closure& self, const Value* arg, const Value* args, uint32_t n, rt::Context& cx) const;
+
+ public:
+
   FrameLayout layout;
   std::unique_ptr<PatNode> param;
+  std::vector<const PatNode*> spread;  // the parameter's elements, when it is a tuple pattern
   std::unique_ptr<Node> body;
   std::shared_ptr<CaptureList> captures;
 };
