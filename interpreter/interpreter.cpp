@@ -29,20 +29,20 @@ CompiledUnit* Interpreter::load(ast::SourcePtr source, Outcome* outcome, bool* i
   if (!parsed.program) {
     const parse::Diagnostic& d = *parsed.error;
     if (incomplete) *incomplete = d.incomplete;
-    runtime_->write_err(parse::format_diagnostic(*source, d.loc, "error", d.message));
+    report_source_diagnostic(*source, d.loc, "error", d.message);
     if (outcome) *outcome = Outcome::SyntaxError;
     return nullptr;
   }
   try {
     auto unit = compile_program(*parsed.program, *runtime_, arena_);
     for (const auto& w : unit->warnings)
-      runtime_->write_err(parse::format_diagnostic(*source, w.loc, "warning", w.message));
+      report_source_diagnostic(*source, w.loc, "warning", w.message);
     CompiledUnit* raw = unit.get();
     arena_.keep(std::move(unit));
     if (outcome) *outcome = Outcome::Ok;
     return raw;
   } catch (const CompileError& e) {
-    runtime_->write_err(parse::format_diagnostic(*source, e.loc, "error", e.message));
+    report_source_diagnostic(*source, e.loc, "error", e.message);
     if (outcome) *outcome = Outcome::CompileError;
     return nullptr;
   }
@@ -102,6 +102,9 @@ std::vector<std::pair<fs::path, bool>> stdlib_dirs() {  // (folder, from HUMUS_P
   std::error_code ec;
   fs::path exe = fs::read_symlink("/proc/self/exe", ec);
   if (!ec) dirs.emplace_back(exe.parent_path() / ".." / "share" / "humus" / "stdlib", false);
+#ifdef HUMUS_INSTALLED_STDLIB_DIR  // the install prefix's, for library hosts (embedding)
+  dirs.emplace_back(HUMUS_INSTALLED_STDLIB_DIR, false);
+#endif
 #ifdef HUMUS_STDLIB_DIR
   dirs.emplace_back(HUMUS_STDLIB_DIR, false);
 #endif
@@ -149,8 +152,19 @@ std::string Interpreter::resolve_module(const std::string& name, const std::stri
   return ec ? file.string() : canon.string();
 }
 
+void Interpreter::report_source_diagnostic(const ast::Source& source, ast::Loc loc, const char* severity,
+                                           const std::string& message) {
+  if (diagnostic_handler_)
+    diagnostic_handler_({source.name, loc.line, loc.column, severity, message});
+  else
+    runtime_->write_err(parse::format_diagnostic(source, loc, severity, message));
+}
+
 void Interpreter::report_import_error(const rt::SourceLoc* loc, const std::string& message) {
-  if (loc)
+  if (diagnostic_handler_)
+    diagnostic_handler_({loc ? loc->file_name() : std::string(), loc ? loc->line : 0, loc ? loc->column : 0,
+                         "error", message});
+  else if (loc)
     runtime_->report_error(rt::EventError{*loc, message, {}}, nullptr, nullptr);
   else
     runtime_->write_err("humus: error: " + message + "\n");
@@ -229,7 +243,12 @@ Interpreter::Outcome Interpreter::run_stmt(const CompiledUnit& unit, const TopSt
     return Outcome::Ok;
   } catch (const rt::EventError& e) {
     cx.fx.clear();
-    runtime_->report_error(e, nullptr, nullptr);
+    if (diagnostic_handler_) {
+      const rt::SourceLoc& at = e.loc.file ? e.loc : t.source_loc;  // a host function's error: the statement
+      diagnostic_handler_({at.file_name(), at.line, at.column, "error", "runtime error: " + e.message});
+    } else {
+      runtime_->report_error(e, nullptr, nullptr);
+    }
     return Outcome::RuntimeError;
   }
 }

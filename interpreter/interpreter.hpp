@@ -57,6 +57,20 @@ class Interpreter {
   static std::string resolve_module(const std::string& name, const std::string& from_dir,
                                     std::string* searched = nullptr);
 
+  // A diagnostic as data (embedding hosts collect them instead of text).
+  struct Diagnostic {
+    std::string file;
+    uint32_t line = 0, column = 0;  // 0 when there is no location
+    std::string severity;           // "error" or "warning"
+    std::string message;
+  };
+  using DiagnosticHandler = std::function<void(const Diagnostic&)>;
+  // When set, the diagnostics of load, run and import (syntax, compile and
+  // import errors, warnings, runtime errors of top-level statements) go to
+  // `handler` instead of the runtime's stderr. Errors inside actors still go
+  // to stderr. Not set by the humus command, whose output stays as it is.
+  void set_diagnostic_handler(DiagnosticHandler handler) { diagnostic_handler_ = std::move(handler); }
+
   rt::Runtime& runtime() { return *runtime_; }
   void start() { runtime_->start(); }
   void wait_idle() { runtime_->wait_idle(); }
@@ -67,6 +81,8 @@ class Interpreter {
   // IMPORT with the location of the statement (null for hosts' imports).
   Outcome import_at(const std::string& name, const std::string& from_dir, const rt::SourceLoc* loc);
   void report_import_error(const rt::SourceLoc* loc, const std::string& message);
+  void report_source_diagnostic(const ast::Source& source, ast::Loc loc, const char* severity,
+                                const std::string& message);
 
   std::unique_ptr<rt::Runtime> runtime_;
   CodeArena arena_;
@@ -74,6 +90,7 @@ class Interpreter {
   std::set<std::string> imported_;   // canonical paths of modules run (or running)
   std::vector<std::pair<std::string, std::string>> importing_;  // (canonical, shown) being run, for cycles
   std::map<const ast::Source*, std::string> module_dirs_;  // a module's real folder, for its relative IMPORTs
+  DiagnosticHandler diagnostic_handler_;
 };
 
 // Reads a file into a Source; returns null (with a message in `error`) when it can't.

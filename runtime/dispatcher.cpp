@@ -256,6 +256,11 @@ void Dispatcher::wait_idle() {
   idle_cv_.wait(lock, [this] { return !started_ || idle_now(); });
 }
 
+bool Dispatcher::wait_idle_for(std::chrono::nanoseconds limit) {
+  std::unique_lock lock(idle_mutex_);
+  return idle_cv_.wait_for(lock, limit, [this] { return !started_ || idle_now(); });
+}
+
 uint64_t Dispatcher::drain() {
   dropped_.store(0, std::memory_order_relaxed);
   dropping_.store(true, std::memory_order_relaxed);

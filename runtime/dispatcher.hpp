@@ -29,6 +29,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <memory>
@@ -77,6 +78,8 @@ class Dispatcher {
   void release();
   // Blocks until the system is quiescent.
   void wait_idle();
+  // The same, for at most `limit`; true if it became quiescent (embedding hosts).
+  bool wait_idle_for(std::chrono::nanoseconds limit);
   // Drops every queued message and waits for running events to finish;
   // returns how many messages were dropped.
   uint64_t drain();

@@ -72,6 +72,8 @@ class Runtime final : public EventRunner {
   // After it, no compiled code runs any more (it may then be freed).
   void stop();
   void wait_idle();    // blocks until quiescent
+  // The same, for at most `limit`; true if quiescent (embedding hosts).
+  bool wait_idle_for(std::chrono::nanoseconds limit) { return dispatcher_.wait_idle_for(limit); }
   uint64_t drain() { return dispatcher_.drain(); }
 
   int64_t now_ms() const;

@@ -1,0 +1,175 @@
+// humus::Runtime: a Humus interpreter inside a C++ program.
+//
+// One Runtime is one Humus world: its globals, its actors, its worker
+// threads. The host loads code into it (eval, load_file, import), adds C++
+// functions and actors that scripts use by name (define_function,
+// define_actor), and talks to actors from outside (send, ask).
+//
+// The trade-off, as in Lua's lua_State: everything goes through this one
+// opaque object, so the internals (parser, compiler, dispatcher) stay private
+// and each call is checked at one place. Every member function is safe to
+// call from any host thread; loading code is serialised, sends are not.
+// Exceptions: a call after shutdown() throws humus::Error. Errors in Humus
+// code are not exceptions: they come back in a Result as Diagnostics.
+//
+// Callbacks (native functions and behaviors) run on worker threads, any
+// number at once. They must not call run_until_idle/run_for/shutdown (that
+// would wait for themselves); an exception they throw fails the event (or the
+// call) like a Humus THROW, and is reported.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <future>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "humus/value.hpp"
+
+namespace humus {
+
+// One message of the loader: FILE:LINE:COLUMN: severity: message.
+struct Diagnostic {
+  enum class Severity { Error, Warning };
+  std::string file;             // as given ("<eval>", a path, "stdlib/NAME.hum")
+  unsigned line = 0;            // 1-based; 0 when there is no position
+  unsigned column = 0;          // 1-based, in bytes
+  Severity severity = Severity::Error;
+  std::string message;
+
+  std::string to_string() const;  // "file:3:7: error: message"
+};
+
+// What eval, load_file and import give back.
+struct Result {
+  enum class Status { Ok, SyntaxError, CompileError, RuntimeError, IoError };
+  Status status = Status::Ok;
+  std::vector<Diagnostic> diagnostics;  // errors, and warnings even when ok
+  Value value;                          // eval: the last expression statement's value, else ?
+
+  bool ok() const { return status == Status::Ok; }
+  explicit operator bool() const { return ok(); }
+  std::string message() const;  // the diagnostics, one per line
+};
+
+enum class LogLevel { Trace, Warning, Error };
+
+struct Options {
+  unsigned threads = 1;              // worker threads
+  unsigned budget = 32;              // messages an actor handles per turn
+  std::optional<uint64_t> seed;      // `random` (and the dispatcher's choices); none: from the OS
+  // Program output (println). Default: stdout. Called from worker threads,
+  // one call per line, never two at once for the same line.
+  std::function<void(std::string_view)> out;
+  // Text of asynchronous diagnostics: errors in actors, traces, warnings.
+  // Default: the logger if set, else stderr.
+  std::function<void(std::string_view)> err;
+  // Receives the same messages as `err`, one at a time, with a level.
+  std::function<void(LogLevel, std::string_view)> logger;
+  bool prelude = true;               // import stdlib/prelude.hum first
+  bool trace = false;                // report every message-event
+  bool warn_unhandled = false;       // report messages no behavior matched
+  // Resource limits (memory, actors, events) go here once the runtime has
+  // them (runtime/limits): a `Limits limits;` member.
+};
+
+class Runtime;
+
+// What a native behavior sees while it handles one message. Its effects are
+// those of a Humus message-event: buffered, and applied together when the
+// callback returns (or dropped if it throws).
+class ActorContext {
+ public:
+  Value self() const;                           // the actor handling the message
+  void send(const Value& target, Value message);
+  void send_after(std::chrono::milliseconds delay, const Value& target, Value message);
+  // The behavior for the next message: a C++ behavior or a Humus function
+  // value (a behavior made by Runtime::behavior, or one a script defined).
+  void become(const Value& behavior);
+  void become(std::function<void(ActorContext&, const Value&)> behavior);
+  Value create(const Value& behavior);          // a new actor (CREATE)
+  Runtime& runtime() const;
+
+ private:
+  friend struct RuntimeAccess;
+  ActorContext(void* impl, void* cx) : impl_(impl), cx_(cx) {}
+  void* impl_;
+  void* cx_;
+};
+
+// A C++ function callable from Humus: `sqrt(x)` calls it with x; `f(a, b)`
+// with the pair (a, b). Return ? for "no result" as built-ins do.
+using Function = std::function<Value(const Value& argument)>;
+// A C++ behavior: called once per message, on a worker thread.
+using Behavior = std::function<void(ActorContext& cx, const Value& message)>;
+
+struct RuntimeStats {
+  uint64_t events = 0;     // message-events run
+  uint64_t unhandled = 0;  // messages no behavior matched
+  uint64_t errors = 0;     // failed events
+  uint64_t actors = 0;     // actors created
+  uint64_t queued = 0;     // messages not yet handled
+};
+
+class Runtime {
+ public:
+  // Starts the workers and (unless options.prelude is false) imports the
+  // prelude; throws humus::Error if the prelude fails to load.
+  explicit Runtime(Options options = {});
+  ~Runtime();  // shutdown()
+  Runtime(const Runtime&) = delete;
+  Runtime& operator=(const Runtime&) = delete;
+
+  // ---- loading code (one at a time; actors keep running meanwhile)
+  // Runs `code` as a script named `name`. An expression statement that is not
+  // a block is allowed and its value is Result::value (the last one).
+  Result eval(std::string_view code, std::string_view name = "<eval>");
+  // Runs a script file (its relative IMPORTs start from its folder).
+  Result load_file(const std::string& path);
+  // IMPORT "module" (stdlib name or path), once per runtime.
+  Result import(const std::string& module);
+
+  // ---- globals
+  std::optional<Value> global(std::string_view name) const;  // none when unbound
+  void define(std::string_view name, const Value& value);
+  // A C++ function or actor under a global name, for scripts loaded after.
+  void define_function(std::string_view name, Function fn);
+  Value define_actor(std::string_view name, Behavior behavior);  // gives the actor
+
+  // ---- values tied to this runtime
+  Value function(Function fn, std::string_view name = "native");  // a function value
+  Value behavior(Behavior behavior);                          // a behavior value (for become/create)
+  Value create(Behavior behavior);                            // a new actor
+  Value create(const Value& behavior);                        // from a Humus function value
+
+  // ---- messages from the host
+  void send(const Value& actor, Value message);
+  // Sends (customer, request) to `actor`; the future gets the first message
+  // the customer receives. A one-shot native actor; if the runtime shuts
+  // down first the future holds a humus::Error.
+  std::future<Value> ask(const Value& actor, Value request);
+
+  // ---- running
+  // Blocks until no message is queued or running and no timer is pending.
+  // Both return at once after shutdown() (run_for then gives true).
+  void run_until_idle();
+  // Waits at most `limit` for that; true if the runtime became idle.
+  bool run_for(std::chrono::milliseconds limit);
+  // Stops the workers (queued messages are dropped). Further calls throw.
+  void shutdown();
+  bool is_shut_down() const;
+
+  RuntimeStats stats() const;
+
+  struct Impl;  // opaque: defined in the library only
+
+ private:
+  friend struct RuntimeAccess;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace humus

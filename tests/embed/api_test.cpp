@@ -1,0 +1,383 @@
+// The embedding API (include/humus), used only through <humus/humus.hpp>,
+// as a host would: conversions, loading with diagnostics, native functions
+// and actors, send/ask, several host threads, shutdown.
+#include <humus/humus.hpp>
+
+#include <doctest/doctest.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <unistd.h>
+
+using humus::Value;
+
+namespace {
+
+// A runtime whose output and asynchronous diagnostics are kept for checking.
+struct Host {
+  std::mutex mutex;
+  std::string out, err;
+  humus::Runtime rt;
+
+  explicit Host(unsigned threads = 2, bool prelude = false) : rt(options(threads, prelude)) {}
+
+  humus::Options options(unsigned threads, bool prelude) {
+    humus::Options o;
+    o.threads = threads;
+    o.prelude = prelude;
+    o.out = [this](std::string_view s) {
+      std::lock_guard lock(mutex);
+      out += s;
+    };
+    o.err = [this](std::string_view s) {
+      std::lock_guard lock(mutex);
+      err += s;
+    };
+    return o;
+  }
+  std::string output() {
+    rt.run_until_idle();
+    std::lock_guard lock(mutex);
+    return out;
+  }
+  std::string errors() {
+    rt.run_until_idle();
+    std::lock_guard lock(mutex);
+    return err;
+  }
+};
+
+}  // namespace
+
+TEST_CASE("integers convert both ways, big ones through decimal strings") {
+  CHECK(Value::integer(42).as_int() == 42);
+  CHECK(Value(-7).as_int() == -7);
+  CHECK(Value::integer(INT64_MAX).as_int() == INT64_MAX);
+  CHECK(Value::integer(INT64_MIN).as_int() == INT64_MIN);
+  CHECK(Value::integer(INT64_MIN).to_string() == "-9223372036854775808");
+  CHECK(Value(UINT64_MAX).as_decimal() == "18446744073709551615");
+
+  Value big = Value::integer("-123456789012345678901234567890");
+  CHECK(big.is_integer());
+  CHECK_FALSE(big.fits_int64());
+  CHECK(big.as_decimal() == "-123456789012345678901234567890");
+  CHECK(big.to_string() == "-123456789012345678901234567890");
+  CHECK_THROWS_AS(big.as_int(), humus::Error);
+  CHECK(Value::integer("0042").as_int() == 42);  // a big-looking string that is small
+  CHECK(Value::integer("4611686018427387904").fits_int64());  // just past the small range
+  CHECK_THROWS_AS(Value::integer("12x"), humus::Error);
+  CHECK_THROWS_AS(Value::integer("-"), humus::Error);
+  CHECK(Value::integer("99999999999999999999") == Value::integer("99999999999999999999"));
+}
+
+TEST_CASE("constants, symbols, pairs, tuples, lists and strings") {
+  CHECK(Value().is_undefined());
+  CHECK(Value::undefined().to_string() == "?");
+  CHECK(Value::nil().is_nil());
+  CHECK(Value::nil().is_list());
+  CHECK(Value::boolean(true).as_bool());
+  CHECK(Value::boolean(false).to_string() == "FALSE");
+  CHECK(Value::symbol("ok").symbol_name() == "ok");
+  CHECK(Value::symbol("ok").to_string() == "#ok");
+  CHECK(Value::symbol("ok") == Value::symbol("ok"));
+  CHECK_FALSE(Value::symbol("ok") == Value::symbol("no"));
+  CHECK(Value::symbol("ok").kind() == humus::Kind::Symbol);
+
+  Value p = Value::pair(1, Value::symbol("x"));
+  CHECK(p.is_pair());
+  CHECK(p.head().as_int() == 1);
+  CHECK(p.tail().symbol_name() == "x");
+  CHECK_THROWS_AS(Value(1).head(), humus::Error);
+
+  Value t = Value::tuple({1, 2, 3});
+  CHECK(t.to_string() == "1, 2, 3");
+  auto parts = t.tuple_elements(2);
+  CHECK(parts[0].as_int() == 1);
+  CHECK(parts[1].to_string() == "2, 3");
+  CHECK(Value::tuple({}).is_nil());
+  CHECK(Value::tuple({5}).as_int() == 5);
+
+  Value l = Value::list({1, Value::symbol("a"), Value::list({2})});
+  CHECK(l.to_string() == "1, #a, (2, NIL), NIL");
+  CHECK(l.is_list());
+  auto items = l.to_vector();
+  REQUIRE(items.size() == 3);
+  CHECK(items[1].symbol_name() == "a");
+  CHECK_THROWS_AS(t.to_vector(), humus::Error);  // not NIL-terminated
+
+  Value s = Value::string("hi \xC3\xA9\xE2\x82\xAC\xF0\x9F\x98\x80");  // é € 😀
+  CHECK(s.is_string());
+  CHECK(s.to_vector().size() == 6);
+  CHECK(s.to_vector()[3].as_int() == 0xE9);
+  CHECK(s.as_string() == "hi \xC3\xA9\xE2\x82\xAC\xF0\x9F\x98\x80");
+  CHECK(Value::string("ab").to_string() == "97, 98, NIL");
+  CHECK(Value::string("").is_nil());
+  CHECK_THROWS_AS(Value::string("\xC3"), humus::Error);
+  CHECK_THROWS_AS(Value::list({-1}).as_string(), humus::Error);
+
+  // Copies share, moves leave ?.
+  Value a = l;
+  Value b = std::move(a);
+  CHECK(a.is_undefined());
+  CHECK(b == l);
+}
+
+TEST_CASE("eval gives the last expression's value; globals can be read and defined") {
+  Host h;
+  humus::Result r = h.rt.eval("DEF n AS 20\nadd(n, 1)");
+  REQUIRE(r.ok());
+  CHECK(r.value.as_int() == 21);
+  CHECK(h.rt.global("n")->as_int() == 20);
+  CHECK_FALSE(h.rt.global("no_such_name").has_value());
+  CHECK(h.rt.global("add")->is_function());
+  CHECK(h.rt.global("println")->is_actor());
+
+  h.rt.define("greeting", Value::string("hello"));
+  CHECK(h.rt.eval("greeting").value.as_string() == "hello");
+  CHECK(h.rt.eval("mul(4294967296, 4294967296)").value.as_decimal() == "18446744073709551616");
+}
+
+TEST_CASE("errors come back as diagnostics with file, line and column, not as output") {
+  Host h;
+  humus::Result syntax = h.rt.eval("SEND 1 TO println\nSEND (1, TO println", "bad.hum");
+  CHECK(syntax.status == humus::Result::Status::SyntaxError);
+  REQUIRE(syntax.diagnostics.size() == 1);
+  CHECK(syntax.diagnostics[0].file == "bad.hum");
+  CHECK(syntax.diagnostics[0].line == 2);
+  CHECK(syntax.diagnostics[0].column > 0);
+  CHECK(syntax.diagnostics[0].severity == humus::Diagnostic::Severity::Error);
+  CHECK(syntax.diagnostics[0].to_string().starts_with("bad.hum:2:"));
+
+  humus::Result compile = h.rt.eval("DEF f AS \\(x, x).x", "c.hum");
+  CHECK(compile.status == humus::Result::Status::CompileError);
+  REQUIRE_FALSE(compile.diagnostics.empty());
+  CHECK(compile.diagnostics[0].line == 1);
+  CHECK(compile.diagnostics[0].message.find("x") != std::string::npos);
+
+  humus::Result unbound = h.rt.eval("SEND x_undefined TO println", "u.hum");
+  CHECK_FALSE(unbound.ok());
+  CHECK(unbound.message().find("x_undefined") != std::string::npos);
+
+  humus::Result runtime = h.rt.eval("DEF a AS 1\n  THROW #oops", "r.hum");
+  CHECK(runtime.status == humus::Result::Status::RuntimeError);
+  REQUIRE(runtime.diagnostics.size() == 1);
+  CHECK(runtime.diagnostics[0].line == 2);
+  CHECK(runtime.diagnostics[0].column == 3);
+  CHECK(h.rt.global("a")->as_int() == 1);  // the statements before it stay
+
+  humus::Result missing = h.rt.load_file("/nonexistent/x.hum");
+  CHECK(missing.status == humus::Result::Status::IoError);
+  CHECK(missing.diagnostics.at(0).file == "/nonexistent/x.hum");
+
+  humus::Result import = h.rt.import("no_such_module_anywhere");
+  CHECK_FALSE(import.ok());
+  CHECK(import.message().find("no_such_module_anywhere") != std::string::npos);
+
+  CHECK(h.errors().empty());  // nothing was printed
+}
+
+TEST_CASE("load_file runs a script; its errors name the file") {
+  Host h;
+  auto dir = std::filesystem::temp_directory_path() / ("humus_embed_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  std::string good = (dir / "good.hum").string(), bad = (dir / "bad.hum").string();
+  std::ofstream(good) << "DEF answer AS 42\nSEND (#loaded, answer) TO println\n";
+  std::ofstream(bad) << "DEF x AS 1\nDEF y AS (\n";
+  CHECK(h.rt.load_file(good).ok());
+  CHECK(h.output() == "#loaded, 42\n");
+  humus::Result r = h.rt.load_file(bad);
+  CHECK(r.status == humus::Result::Status::SyntaxError);
+  CHECK(r.diagnostics.at(0).file == bad);
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("the prelude and the standard library load for a library host") {
+  humus::Options o;
+  o.out = [](std::string_view) {};
+  humus::Runtime rt(o);  // prelude on by default
+  CHECK(rt.import("fifo").ok());
+}
+
+TEST_CASE("a native function is callable from scripts, with one or two arguments") {
+  Host h;
+  h.rt.define_function("isqrt", [](const Value& x) {
+    int64_t n = x.as_int(), r = 0;
+    while ((r + 1) * (r + 1) <= n) ++r;
+    return Value::integer(r);
+  });
+  h.rt.define_function("hyp2", [](const Value& args) {
+    auto [a, b] = std::pair(args.head().as_int(), args.tail().as_int());
+    return Value::integer(a * a + b * b);
+  });
+  CHECK(h.rt.eval("isqrt(50)").value.as_int() == 7);
+  CHECK(h.rt.eval("isqrt(hyp2(3, 4))").value.as_int() == 5);
+  CHECK(h.rt.eval("SEND isqrt(81) TO println").ok());
+  CHECK(h.output() == "9\n");
+
+  // A C++ exception fails the statement or event like a runtime error.
+  humus::Result r = h.rt.eval("\nSEND isqrt(#x) TO println", "e.hum");
+  CHECK(r.status == humus::Result::Status::RuntimeError);
+  REQUIRE(r.diagnostics.size() == 1);
+  CHECK(r.diagnostics[0].line == 2);
+  CHECK(r.diagnostics[0].message.find("<native isqrt>") != std::string::npos);
+  CHECK(r.diagnostics[0].message.find("expected an integer") != std::string::npos);
+
+  // Inside an actor, the failure is reported on the err sink.
+  CHECK(h.rt.eval("CREATE f WITH \\x.[ SEND isqrt(x) TO println ]\nSEND #bad TO f").ok());
+  CHECK(h.errors().find("runtime error in actor") != std::string::npos);
+}
+
+TEST_CASE("a native actor receives messages, sends and becomes") {
+  Host h;
+  // A counter: (cust, #inc) -> replies with the new count; state in become.
+  std::function<humus::Behavior(int64_t)> counter = [&](int64_t n) -> humus::Behavior {
+    return [n, &counter](humus::ActorContext& cx, const Value& msg) {
+      auto parts = msg.tuple_elements(2);
+      if (parts[1] == Value::symbol("inc")) {
+        cx.send(parts[0], n + 1);
+        cx.become(counter(n + 1));
+      }
+    };
+  };
+  Value c = h.rt.define_actor("counter", counter(0));
+  CHECK(c.is_actor());
+  CHECK(h.rt.eval("SEND (println, #inc) TO counter\nSEND (println, #inc) TO counter").ok());
+  CHECK(h.output() == "1\n2\n");
+  CHECK(h.rt.ask(c, Value::symbol("inc")).get().as_int() == 3);
+
+  // become() to a Humus behavior defined by a script.
+  CHECK(h.rt.eval("DEF echo AS \\(cust, m).[ SEND (#echo, m) TO cust ]").ok());
+  Value echo_beh = *h.rt.global("echo");
+  Value switcher = h.rt.create([echo_beh](humus::ActorContext& cx, const Value& msg) {
+    cx.send(msg.head(), Value::symbol("switching"));
+    cx.become(echo_beh);
+  });
+  CHECK(h.rt.ask(switcher, 1).get().symbol_name() == "switching");
+  CHECK(h.rt.ask(switcher, 2).get().to_string() == "#echo, 2");
+
+  // self(), create() and send_after() inside a behavior.
+  Value maker = h.rt.create([](humus::ActorContext& cx, const Value& msg) {
+    Value child = cx.create(cx.runtime().behavior([](humus::ActorContext& cx2, const Value& m) {
+      cx2.send(m, Value::symbol("from_child"));
+    }));
+    cx.send_after(std::chrono::milliseconds(5), child, msg.head());
+  });
+  CHECK(h.rt.ask(maker, Value::nil()).get().symbol_name() == "from_child");
+  Value selfie = h.rt.create([](humus::ActorContext& cx, const Value& msg) { cx.send(msg.head(), cx.self()); });
+  CHECK(h.rt.ask(selfie, 0).get() == selfie);
+}
+
+TEST_CASE("an exception in a native behavior fails only that event") {
+  Host h;
+  Value a = h.rt.create([](humus::ActorContext& cx, const Value& msg) {
+    cx.send(msg.head(), 1);  // dropped: the event fails
+    throw std::runtime_error("sensor offline");
+  });
+  auto f = h.rt.ask(a, 0);
+  CHECK(f.wait_for(std::chrono::milliseconds(200)) == std::future_status::timeout);
+  CHECK(h.errors().find("sensor offline") != std::string::npos);
+  CHECK(h.rt.stats().errors >= 1);
+}
+
+TEST_CASE("ask a Humus actor; send from the host") {
+  Host h;
+  CHECK(h.rt.eval("CREATE doubler WITH \\(cust, n).[ SEND mul(n, 2) TO cust ]").ok());
+  Value d = *h.rt.global("doubler");
+  CHECK(h.rt.ask(d, 21).get().as_int() == 42);
+  CHECK(h.rt.ask(d, Value::integer("1000000000000000000000")).get().as_decimal() == "2000000000000000000000");
+  h.rt.send(*h.rt.global("println"), Value::tuple({Value::symbol("from"), Value::string("C")}));
+  CHECK(h.output() == "#from, 67, NIL\n");
+  CHECK_THROWS_AS(h.rt.send(1, 2), humus::Error);
+  CHECK(h.rt.run_for(std::chrono::milliseconds(1000)));
+}
+
+TEST_CASE("the logger hook receives asynchronous diagnostics") {
+  std::mutex m;
+  std::vector<std::pair<humus::LogLevel, std::string>> logged;
+  humus::Options o;
+  o.prelude = false;
+  o.warn_unhandled = true;
+  o.logger = [&](humus::LogLevel level, std::string_view text) {
+    std::lock_guard lock(m);
+    logged.emplace_back(level, std::string(text));
+  };
+  humus::Runtime rt(o);
+  CHECK(rt.eval("CREATE a WITH \\#only.[ THROW #no ]\nSEND #x TO a\nSEND #only TO a").ok());
+  rt.run_until_idle();
+  std::lock_guard lock(m);
+  bool warning = false, error = false;
+  for (auto& [level, text] : logged) {
+    warning |= level == humus::LogLevel::Warning && text.find("did not handle") != std::string::npos;
+    error |= level == humus::LogLevel::Error && text.find("runtime error") != std::string::npos;
+  }
+  CHECK(warning);
+  CHECK(error);
+}
+
+TEST_CASE("calls from several host threads at once") {
+  Host h(4);
+  std::atomic<int64_t> total{0};
+  h.rt.define_function("bump", [&](const Value& x) {
+    total += x.as_int();
+    return x;
+  });
+  CHECK(h.rt.eval("CREATE sq WITH \\(cust, n).[ SEND mul(n, n) TO cust ]\n"
+                  "CREATE sink WITH \\n.[ SEND bump(n) TO println ]")
+            .ok());
+  Value sq = *h.rt.global("sq"), sink = *h.rt.global("sink");
+  constexpr int kThreads = 4, kEach = 200;
+  std::atomic<int64_t> asked{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      for (int i = 0; i < kEach; ++i) {
+        int64_t n = t * kEach + i;
+        h.rt.send(sink, 1);
+        asked += h.rt.ask(sq, n).get().as_int() == n * n;
+        if (i % 50 == 0) {
+          humus::Result r = h.rt.eval("DEF g" + std::to_string(t) + " AS " + std::to_string(i));
+          CHECK(r.ok());
+          CHECK(h.rt.global("println").has_value());
+        }
+      }
+    });
+  }
+  for (auto& th : threads) th.join();
+  h.rt.run_until_idle();
+  CHECK(asked.load() == kThreads * kEach);
+  CHECK(total.load() == kThreads * kEach);
+  CHECK(h.rt.global("g3")->as_int() == 150);
+  CHECK(h.rt.stats().events >= uint64_t(3 * kThreads * kEach));
+}
+
+TEST_CASE("shutdown breaks pending asks; later calls throw") {
+  Host h;
+  Value hole = h.rt.create([](humus::ActorContext&, const Value&) {});  // never replies
+  auto f = h.rt.ask(hole, 1);
+  h.rt.run_until_idle();
+  h.rt.shutdown();
+  CHECK(h.rt.is_shut_down());
+  CHECK_THROWS_AS(f.get(), humus::Error);
+  CHECK_THROWS_AS(h.rt.eval("1"), humus::Error);
+  CHECK_THROWS_AS(h.rt.send(hole, 1), humus::Error);
+  CHECK(h.rt.run_for(std::chrono::milliseconds(1)));
+  h.rt.run_until_idle();  // returns at once
+  h.rt.shutdown();        // twice is fine
+}
+
+TEST_CASE("run_for gives false while a timer is pending") {
+  Host h;
+  CHECK(h.rt.eval("AFTER 300 SEND #late TO println").ok());
+  CHECK_FALSE(h.rt.run_for(std::chrono::milliseconds(20)));
+  CHECK(h.output() == "#late\n");
+}
+
+TEST_CASE("the version") { CHECK(std::string(humus::version()).find('.') != std::string::npos); }
