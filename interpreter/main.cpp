@@ -1,7 +1,9 @@
 // The humus command: run a script file, a -e string or standard input.
 //
 // Exit status: 0 when everything ran without error, 1 when a runtime error
-// was reported, 2 for usage, missing-file, syntax and compile errors.
+// was reported, 2 for usage, missing-file, syntax and compile errors, 3 when
+// a resource limit (--max-events, --max-actors, --max-memory, --timeout)
+// stopped the run.
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
@@ -10,6 +12,7 @@
 #include <iterator>
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
+#include <atomic>
 #include <string>
 #include <thread>
 
@@ -22,6 +25,7 @@ namespace {
 constexpr int kExitOk = 0;
 constexpr int kExitRuntimeError = 1;
 constexpr int kExitUsage = 2;
+constexpr int kExitLimit = 3;
 
 struct Options {
   std::string file;
@@ -36,7 +40,23 @@ struct Options {
   bool warn_unhandled = false;
   bool no_prelude = false;
   std::string log_level = "warn";
+  humus::rt::Limits limits;
 };
+
+// "humus: stopped: --max-events 1000 reached", said once: by the run when
+// it winds down, or by the limit monitor when an event never finishes
+// (then it exits at once).
+std::atomic<bool> g_limit_reported{false};
+bool report_limit(const std::string& message) {
+  if (g_limit_reported.exchange(true)) return false;
+  std::fflush(stdout);
+  std::fprintf(stderr, "humus: stopped: %s\n", message.c_str());
+  std::fflush(stderr);
+  return true;
+}
+void exit_when_stuck(const std::string& message) {
+  if (report_limit(message + " (an event did not finish)")) std::_Exit(kExitLimit);
+}
 
 // Runs one program to quiescence; returns the exit status.
 int run(const Options& o, humus::ast::SourcePtr source) {
@@ -46,6 +66,8 @@ int run(const Options& o, humus::ast::SourcePtr source) {
   if (o.has_seed) ro.seed = o.seed;
   ro.trace = o.trace;
   ro.warn_unhandled = o.warn_unhandled;
+  ro.limits = o.limits;
+  ro.limits.on_stuck = exit_when_stuck;
   int status = kExitOk;
   // Top-level statements run on a thread with the workers' deep stack, so
   // recursion depth is the same everywhere (see stack_guard.hpp).
@@ -75,7 +97,8 @@ int run(const Options& o, humus::ast::SourcePtr source) {
     // A syntax or compile error in an IMPORTed module is reported like one
     // in the script itself.
     Outcome ran = interp.run(*unit);
-    if (ran == Outcome::SyntaxError || ran == Outcome::CompileError) {
+    if (interp.runtime().limit_reached() == humus::rt::LimitKind::None &&
+        (ran == Outcome::SyntaxError || ran == Outcome::CompileError)) {
       status = kExitUsage;
       return;
     }
@@ -86,6 +109,10 @@ int run(const Options& o, humus::ast::SourcePtr source) {
     spdlog::info("{} events, {} unhandled messages, {} errors, {} actors", stats.events, stats.unhandled,
                  stats.errors, stats.actors);
     if (interp.runtime().had_error()) status = kExitRuntimeError;
+    if (interp.runtime().limit_reached() != humus::rt::LimitKind::None) {
+      report_limit(interp.runtime().limit_message());
+      status = kExitLimit;
+    }
   });
   return status;
 }
@@ -119,6 +146,18 @@ int main(int argc, char** argv) {
   app.add_flag("--trace", o.trace, "print every message-event to stderr");
   app.add_flag("-W,--warn-unhandled", o.warn_unhandled, "report every message that no behavior handled");
   app.add_flag("--no-prelude", o.no_prelude, "do not import the prelude (stdlib/prelude.hum) before the script");
+  // Resource limits (docs/reliability.md): exceeding one stops the run, exit status 3.
+  app.add_option("--max-events", o.limits.max_events, "stop after N message-events")->check(CLI::Range(uint64_t(1), UINT64_MAX));
+  app.add_option("--max-actors", o.limits.max_actors, "stop when the program creates more than N actors")
+      ->check(CLI::Range(uint64_t(1), UINT64_MAX));
+  std::string max_memory;
+  app.add_option("--max-memory", max_memory, "stop when resident memory reaches BYTES (suffixes K, M, G, T)")
+      ->check([](const std::string& s) {
+        auto n = humus::rt::parse_byte_size(s);
+        return n && *n > 0 ? std::string() : std::string("not a byte size (like 512M or 2G): ") + s;
+      });
+  app.add_option("--timeout", o.limits.timeout, "stop after SECONDS of wall time")
+      ->check(CLI::PositiveNumber);
   app.add_option("--log-level", o.log_level, "runtime log level: trace, debug, info, warn, error, off")
       ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "critical", "off"}));
   try {
@@ -129,6 +168,7 @@ int main(int argc, char** argv) {
   }
   o.has_code = app.count("--eval") > 0;
   o.has_seed = app.count("--seed") > 0;
+  if (!max_memory.empty()) o.limits.max_memory = *humus::rt::parse_byte_size(max_memory);
 
   auto logger = spdlog::stderr_color_mt("humus");
   logger->set_pattern("humus: %l: %v");

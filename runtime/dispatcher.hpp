@@ -83,6 +83,9 @@ class Dispatcher {
   // Drops every queued message and waits for running events to finish;
   // returns how many messages were dropped.
   uint64_t drain();
+  // From now on every queued message is dropped instead of run (a resource
+  // limit stopped the run, see runtime/limits.hpp); wait_idle() then returns soon.
+  void drop_queued() { dropping_.store(true, std::memory_order_relaxed); }
   DispatchStats stats() const;
   unsigned threads() const { return unsigned(workers_.size()); }
 

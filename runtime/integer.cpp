@@ -1,9 +1,12 @@
 // The slow halves of integer arithmetic: GMP for anything beyond the small range.
 #include "runtime/integer.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cstdlib>
 #include <limits>
+
+#include "runtime/limits.hpp"
 
 namespace humus::rt {
 
@@ -51,6 +54,11 @@ Value big_result(Op op) {
 
 bool both_integers(const Value& a, const Value& b) { return a.is_integer() && b.is_integer(); }
 
+// Sizes are checked before GMP allocates a result: GMP aborts when it runs
+// out of memory, and a gigantic integer must fail its event instead
+// (integer_limit, runtime/limits.hpp).
+uint64_t bits_of(mpz_srcptr z) { return mpz_sizeinbase(z, 2); }
+
 int sign_of(const Value& v) {
   if (v.is_small()) {
     int64_t n = v.small_value();
@@ -78,18 +86,21 @@ Value int_neg_slow(const Value& a) {
 Value int_add_slow(const Value& a, const Value& b) {
   if (!both_integers(a, b)) return Value::undefined();
   MpzView x(a), y(b);
+  check_integer_bits(std::max(bits_of(x.get()), bits_of(y.get())) + 1);
   return big_result([&](mpz_ptr r) { mpz_add(r, x.get(), y.get()); });
 }
 
 Value int_sub_slow(const Value& a, const Value& b) {
   if (!both_integers(a, b)) return Value::undefined();
   MpzView x(a), y(b);
+  check_integer_bits(std::max(bits_of(x.get()), bits_of(y.get())) + 1);
   return big_result([&](mpz_ptr r) { mpz_sub(r, x.get(), y.get()); });
 }
 
 Value int_mul_slow(const Value& a, const Value& b) {
   if (!both_integers(a, b)) return Value::undefined();
   MpzView x(a), y(b);
+  check_integer_bits(bits_of(x.get()) + bits_of(y.get()));
   return big_result([&](mpz_ptr r) { mpz_mul(r, x.get(), y.get()); });
 }
 

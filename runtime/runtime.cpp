@@ -79,13 +79,46 @@ Runtime::Runtime(RuntimeOptions options)
   rng_.seed(options_.seed ? *options_.seed : std::random_device{}());
   trace_.store(options_.trace, std::memory_order_relaxed);
   define_builtins();
+  // Limits (runtime/limits.hpp). Built-in actors are not counted.
+  const Limits& lim = options_.limits;
+  if (lim.max_events) max_events_ = lim.max_events;
+  if (lim.max_actors) actor_id_cap_ = next_actor_id_.load(std::memory_order_relaxed) - 1 + lim.max_actors;
+  if (lim.max_memory) set_integer_limit(lim.max_memory / 4, lim.max_memory);
+  if (lim.needs_monitor())
+    monitor_ = std::make_unique<LimitMonitor>(
+        options_.limits, [this](LimitKind k) { stop_for_limit(k); }, [this] { return limit_reached(); });
 }
 
 Runtime::~Runtime() { stop(); }
 
 void Runtime::stop() {
-  timers_.stop();
+  if (monitor_) monitor_->stop();
+  {
+    std::lock_guard lock(stop_mutex_);
+    timers_.stop();
+  }
   dispatcher_.stop();
+}
+
+void Runtime::stop_for_limit(LimitKind kind) {
+  int none = 0;
+  if (!limit_hit_.compare_exchange_strong(none, int(kind), std::memory_order_acq_rel)) return;
+  dispatcher_.drop_queued();
+  std::lock_guard lock(stop_mutex_);
+  timers_.stop();  // pending timers would keep the program from going idle
+}
+
+void Runtime::check_event_limit(uint64_t own_events) {
+  // Every 1024 of a worker's events, and when its own count alone reaches
+  // the limit: so one worker stops exactly at it, and several within about
+  // 1024 events per worker.
+  if (own_events >= max_events_ || (max_events_ != UINT64_MAX && dispatcher_.stats().events >= max_events_))
+    stop_for_limit(LimitKind::Events);
+}
+
+void Runtime::actor_limit_reached() {
+  stop_for_limit(LimitKind::Actors);
+  runtime_error({}, "stopped: " + limit_message());  // not reported: the run is stopping
 }
 
 void Runtime::define_builtins() {
@@ -102,7 +135,10 @@ Value Runtime::native_actor(NativeBehavior behavior) {
 }
 
 Value Runtime::new_actor(Value behavior) {
-  auto* a = new Actor(next_actor_id_.fetch_add(1, std::memory_order_relaxed));
+  uint64_t id = next_actor_id_.fetch_add(1, std::memory_order_relaxed);
+  if (id > actor_id_cap_) [[unlikely]]
+    actor_limit_reached();
+  auto* a = new Actor(id);
   a->behavior = std::move(behavior);
   return Value::adopt(a);
 }
@@ -127,7 +163,10 @@ void Runtime::commit(Context& cx) {
 
 void Runtime::run_event(Actor& actor, Value& message, Context& cx) {
   cx.self = &actor;
-  Context::bump(cx.events);
+  uint64_t own_events = cx.events.load(std::memory_order_relaxed) + 1;  // Context::bump, keeping the count
+  cx.events.store(own_events, std::memory_order_relaxed);
+  if ((own_events & 1023) == 0 || own_events >= max_events_) [[unlikely]]
+    check_event_limit(own_events);
   if (trace_.load(std::memory_order_relaxed))
     write_err("trace: @" + std::to_string(actor.id) + " <- " + to_string(message) + "\n");
   try {
@@ -168,6 +207,7 @@ void Runtime::write_err(std::string_view text) const {
 }
 
 void Runtime::report_error(const EventError& e, const Actor* actor, const Value* message) {
+  if (limit_reached() != LimitKind::None) return;  // stopping: the limit is what gets reported
   errors_.fetch_add(1, std::memory_order_relaxed);
   std::string text = location(e.loc) + ": runtime error";
   if (actor) text += " in actor @" + std::to_string(actor->id);

@@ -24,6 +24,7 @@
 #include "runtime/dispatcher.hpp"
 #include "runtime/errors.hpp"
 #include "runtime/globals.hpp"
+#include "runtime/limits.hpp"
 #include "runtime/timers.hpp"
 
 namespace humus::rt {
@@ -38,6 +39,7 @@ struct RuntimeOptions {
   TextSink err;                       // diagnostics; default stderr
   bool trace = false;                 // report every message-event
   bool warn_unhandled = false;        // report every unhandled message
+  Limits limits;                      // resource limits (runtime/limits.hpp); none by default
 };
 
 struct RuntimeStats {
@@ -84,6 +86,13 @@ class Runtime final : public EventRunner {
   void report_error(const EventError& e, const Actor* actor, const Value* message);
   bool had_error() const { return errors_.load(std::memory_order_relaxed) != 0; }
   RuntimeStats stats() const;
+  // Which resource limit stopped the run, if any (runtime/limits.hpp), and
+  // how the humus command words it ("--max-events 1000 reached").
+  LimitKind limit_reached() const { return LimitKind(limit_hit_.load(std::memory_order_acquire)); }
+  std::string limit_message() const { return rt::limit_message(limit_reached(), options_.limits); }
+  // Stops the run for `kind`: drops queued messages and pending timers from
+  // now on. The first call wins; from any thread.
+  void stop_for_limit(LimitKind kind);
 
   // Context for a thread that runs top-level statements or host calls.
   std::unique_ptr<Context> make_context() override;
@@ -95,6 +104,8 @@ class Runtime final : public EventRunner {
   Value native_actor(NativeBehavior behavior);
   void define_builtins();
   void report_unhandled(const Actor& actor, const Value& message);
+  void check_event_limit(uint64_t own_events);
+  [[noreturn]] void actor_limit_reached();
 
   RuntimeOptions options_;
   Globals globals_;
@@ -106,6 +117,12 @@ class Runtime final : public EventRunner {
   std::atomic<bool> trace_{false};  // options_.trace, switchable while running
   mutable std::mutex err_mutex_;
   std::mt19937_64 rng_;  // used only inside `random`'s events, one at a time
+  // Limits: UINT64_MAX when not set, so the checks are one compare.
+  uint64_t max_events_ = UINT64_MAX;
+  uint64_t actor_id_cap_ = UINT64_MAX;  // the last actor id allowed
+  std::atomic<int> limit_hit_{0};       // a LimitKind
+  std::mutex stop_mutex_;               // serialises stopping the timers
+  std::unique_ptr<LimitMonitor> monitor_;
 };
 
 }  // namespace humus::rt

@@ -3,7 +3,10 @@
 #   1. the normal build (warnings are errors) and the whole suite;
 #   2. the whole suite again under AddressSanitizer + UndefinedBehaviorSanitizer
 #      (with LeakSanitizer);
-#   3. the unit tests and every script on 4 worker threads under ThreadSanitizer.
+#   3. the unit tests and every script on 4 worker threads under ThreadSanitizer;
+#   4. the libFuzzer targets of tests/fuzz (clang, ASan+UBSan), each for
+#      HUMUS_FUZZ_SECONDS (default 60) seconds: any crash, leak or sanitizer
+#      report fails (docs/reliability.md).
 # HUMUS_QUICK=1 runs only the first.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -22,4 +25,34 @@ if [ "${HUMUS_QUICK:-0}" != "1" ]; then
   HUMUS_WERROR=1 HUMUS_SANITIZE=thread HUMUS_BUILD_DIR=build-tsan scripts/setup.sh
   TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
     ctest --test-dir build-tsan --output-on-failure -j"$jobs" -R '^(unit\.|threads4\.|cli$)'
+
+  echo "== fuzzing: each libFuzzer target for ${HUMUS_FUZZ_SECONDS:-60} s"
+  fuzz_packages=(clang libclang-rt-14-dev)
+  fuzz_missing=()
+  for p in "${fuzz_packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || fuzz_missing+=("$p")
+  done
+  if ((${#fuzz_missing[@]})); then
+    sudo=""
+    if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${fuzz_missing[@]}" >/dev/null
+  fi
+  cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ -DHUMUS_FUZZ=ON >/dev/null
+  cmake --build build-fuzz -j"$jobs" --target fuzz_parse fuzz_run
+  for target in fuzz_parse fuzz_run; do
+    mkdir -p "build-fuzz/corpus/$target"
+    # -fork: an input that never finishes (an endless loop inside one event,
+    # which nothing can interrupt) is a timeout, reported and skipped; a
+    # crash, leak or sanitizer report stops the run and fails.
+    if ! ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+      "build-fuzz/tests/fuzz/$target" -fork=1 -ignore_timeouts=1 -ignore_ooms=0 -ignore_crashes=0 -timeout=10 \
+      -rss_limit_mb=2048 -max_total_time="${HUMUS_FUZZ_SECONDS:-60}" -artifact_prefix="build-fuzz/$target-" \
+      "build-fuzz/corpus/$target" tests/fuzz/corpus >"build-fuzz/$target.log" 2>&1; then
+      grep -v NEW_FUNC "build-fuzz/$target.log" | tail -60
+      echo "fuzzing: $target found a bug: the input is build-fuzz/$target-*; make it a regression test"
+      exit 1
+    fi
+    grep -E '^(#[0-9]+: cov|INFO: fuzzed)' "build-fuzz/$target.log" | tail -2
+  done
 fi

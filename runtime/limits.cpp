@@ -1,0 +1,144 @@
+#include "runtime/limits.hpp"
+
+#include <unistd.h>
+
+#include <atomic>
+#include <cctype>
+#include <cstdio>
+
+#include "runtime/errors.hpp"
+
+namespace humus::rt {
+
+namespace {
+std::atomic<uint64_t> g_integer_limit{kDefaultIntegerLimit};
+std::atomic<uint64_t> g_integer_limit_memory{0};  // the --max-memory it came from, 0: the default
+
+std::string format_seconds(double s) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", s);
+  return buf;
+}
+}  // namespace
+
+std::string limit_message(LimitKind kind, const Limits& limits) {
+  switch (kind) {
+    case LimitKind::Events: return "--max-events " + std::to_string(limits.max_events) + " reached";
+    case LimitKind::Actors: return "--max-actors " + std::to_string(limits.max_actors) + " reached";
+    case LimitKind::Memory: return "--max-memory " + format_byte_size(limits.max_memory) + " reached";
+    case LimitKind::Timeout: return "--timeout " + format_seconds(limits.timeout) + " reached";
+    case LimitKind::None: break;
+  }
+  return "no limit reached";
+}
+
+std::optional<uint64_t> parse_byte_size(std::string_view text) {
+  size_t i = 0;
+  uint64_t n = 0;
+  while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) {
+    if (__builtin_mul_overflow(n, uint64_t(10), &n) || __builtin_add_overflow(n, uint64_t(text[i] - '0'), &n))
+      return std::nullopt;
+    ++i;
+  }
+  if (i == 0) return std::nullopt;
+  std::string_view suffix = text.substr(i);
+  unsigned shift = 0;
+  if (!suffix.empty()) {
+    switch (std::toupper(static_cast<unsigned char>(suffix[0]))) {
+      case 'K': shift = 10; break;
+      case 'M': shift = 20; break;
+      case 'G': shift = 30; break;
+      case 'T': shift = 40; break;
+      case 'B': shift = 0; break;
+      default: return std::nullopt;
+    }
+    std::string_view rest = suffix.substr(1);
+    if (shift != 0 && (rest == "B" || rest == "b" || rest == "iB" || rest == "ib")) rest = {};
+    if (!rest.empty()) return std::nullopt;
+  }
+  if (shift && n > (UINT64_MAX >> shift)) return std::nullopt;
+  return n << shift;
+}
+
+std::string format_byte_size(uint64_t bytes) {
+  static const char* units[] = {"T", "G", "M", "K"};
+  for (unsigned i = 0; i < 4; ++i) {
+    unsigned shift = 40 - 10 * i;
+    uint64_t unit = uint64_t(1) << shift;
+    if (bytes >= unit && bytes % unit == 0) return std::to_string(bytes >> shift) + units[i];
+  }
+  return std::to_string(bytes);
+}
+
+uint64_t resident_bytes() {
+  FILE* f = std::fopen("/proc/self/statm", "r");
+  if (!f) return 0;
+  unsigned long long size = 0, resident = 0;
+  int got = std::fscanf(f, "%llu %llu", &size, &resident);
+  std::fclose(f);
+  if (got != 2) return 0;
+  return uint64_t(resident) * uint64_t(sysconf(_SC_PAGESIZE));
+}
+
+void set_integer_limit(uint64_t bytes, uint64_t max_memory) {
+  g_integer_limit.store(bytes, std::memory_order_relaxed);
+  g_integer_limit_memory.store(max_memory, std::memory_order_relaxed);
+}
+
+uint64_t integer_limit() { return g_integer_limit.load(std::memory_order_relaxed); }
+
+void integer_too_large(uint64_t bits) {
+  uint64_t mem = g_integer_limit_memory.load(std::memory_order_relaxed);
+  std::string why = mem ? "over a quarter of --max-memory " + format_byte_size(mem)
+                        : "over the " + format_byte_size(integer_limit()) + " limit; see --max-memory";
+  runtime_error({}, "integer too large (" + std::to_string(bits) + " bits, " + why + ")");
+}
+
+// ------------------------------------------------------------- the monitor
+
+LimitMonitor::LimitMonitor(const Limits& limits, std::function<void(LimitKind)> trip,
+                           std::function<LimitKind()> tripped)
+    : limits_(limits),
+      trip_(std::move(trip)),
+      tripped_(std::move(tripped)),
+      start_(std::chrono::steady_clock::now()) {
+  thread_ = std::thread([this] { thread_main(); });
+}
+
+void LimitMonitor::stop() {
+  {
+    std::lock_guard lock(mutex_);
+    stopping_ = true;
+  }
+  cv_.notify_all();
+  if (thread_.joinable()) thread_.join();
+}
+
+void LimitMonitor::thread_main() {
+  using Clock = std::chrono::steady_clock;
+  const auto deadline =
+      limits_.timeout > 0 ? start_ + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(limits_.timeout))
+                          : Clock::time_point::max();
+  std::unique_lock lock(mutex_);
+  while (!stopping_) {
+    if (tripped_() != LimitKind::None) {
+      // Stopped (by us or a worker): the runtime should go idle and be
+      // stopped soon. If it is not, some event does not finish.
+      if (!cv_.wait_for(lock, kStuckGrace, [this] { return stopping_; }) && limits_.on_stuck)
+        limits_.on_stuck(limit_message(tripped_(), limits_));
+      cv_.wait(lock, [this] { return stopping_; });
+      break;
+    }
+    auto next = Clock::now() + kMonitorPeriod;
+    if (next > deadline) next = deadline;
+    cv_.wait_until(lock, next, [this] { return stopping_; });
+    if (stopping_) break;
+    if (Clock::now() >= deadline) {
+      trip_(LimitKind::Timeout);
+    } else if (limits_.max_memory && resident_bytes() >= limits_.max_memory) {
+      trip_(LimitKind::Memory);
+    }
+  }
+}
+
+}  // namespace humus::rt

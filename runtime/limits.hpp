@@ -1,0 +1,104 @@
+// Resource limits (in the spirit of uFork's "sponsors"), see docs/reliability.md.
+//
+// A run may be given a budget of message-events, of actors, of resident
+// memory and of wall time. Exceeding one stops the run: the runtime drops
+// every queued message and pending timer (the Dispatcher's dropping mode),
+// the host is told which limit it was, and the process stays healthy.
+//
+// None of it costs the hot path anything worth measuring:
+//   - events: each worker counts its own events (it already does, for stats);
+//     run_event compares that count with the limit, and every 1024 events
+//     sums all workers' counts (plain loads, no shared write);
+//   - actors: Runtime::new_actor already takes a number from an atomic
+//     counter; the limit is one compare against it;
+//   - memory: a monitor thread reads the resident set size
+//     (/proc/self/statm) every 10 ms; big-integer arithmetic checks the size
+//     of its result before GMP allocates it (so a gigantic integer is a
+//     runtime error, not a visit from the OOM killer);
+//   - time: the same monitor thread.
+// An event that never ends (an endless tail-recursive loop) cannot be
+// interrupted; after a grace period the monitor calls Limits::on_stuck, and
+// the humus command then exits.
+#pragma once
+
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <functional>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <thread>
+
+namespace humus::rt {
+
+struct Limits {
+  uint64_t max_events = 0;  // message-events run; 0: no limit
+  uint64_t max_actors = 0;  // actors created by the program (built-ins not counted); 0: no limit
+  uint64_t max_memory = 0;  // resident set size in bytes; 0: no limit (see integer_limit)
+  double timeout = 0;       // seconds of wall time from the runtime's creation; 0: no limit
+  // Called (on the monitor thread) when a limit stopped the run but the
+  // runtime was not stopped kStuckGrace later: some event does not finish.
+  // The humus command reports and exits; a host may do what it can.
+  std::function<void(const std::string& message)> on_stuck;
+
+  bool needs_monitor() const { return max_memory != 0 || timeout > 0; }
+};
+
+enum class LimitKind : int { None = 0, Events, Actors, Memory, Timeout };
+
+inline constexpr std::chrono::milliseconds kMonitorPeriod{10};
+inline constexpr std::chrono::milliseconds kStuckGrace{500};
+
+// "--max-events 1000 reached", naming the option as the humus command spells it.
+std::string limit_message(LimitKind kind, const Limits& limits);
+
+// A byte count: digits with an optional suffix K, M, G or T (powers of 1024,
+// an optional trailing "B" or "iB" allowed): "4096", "512M", "2G".
+std::optional<uint64_t> parse_byte_size(std::string_view text);
+// The shortest exact spelling of a byte count in those units ("512M").
+std::string format_byte_size(uint64_t bytes);
+
+// The process's resident set size in bytes (0 if unknown).
+uint64_t resident_bytes();
+
+// The largest integer arithmetic may produce, in bytes of magnitude: a
+// quarter of --max-memory when that is set (the operands and GMP's scratch
+// space need room too), else kDefaultIntegerLimit. Process-wide: the last
+// runtime created with a memory limit sets it.
+inline constexpr uint64_t kDefaultIntegerLimit = uint64_t(1) << 27;  // 128M: ~320 million decimal digits
+void set_integer_limit(uint64_t bytes, uint64_t max_memory);
+uint64_t integer_limit();
+// Fails the event: "integer too large (...)". `bits`: the result's size.
+[[noreturn]] void integer_too_large(uint64_t bits);
+inline void check_integer_bits(uint64_t bits) {
+  if (bits / 8 > integer_limit()) [[unlikely]]
+    integer_too_large(bits);
+}
+
+// The thread that watches memory and time (only when one of those limits is
+// set). `trip` stops the run (idempotent); `tripped` says whether something
+// (the monitor or a worker) already did.
+class LimitMonitor {
+ public:
+  LimitMonitor(const Limits& limits, std::function<void(LimitKind)> trip, std::function<LimitKind()> tripped);
+  ~LimitMonitor() { stop(); }
+  LimitMonitor(const LimitMonitor&) = delete;
+  LimitMonitor& operator=(const LimitMonitor&) = delete;
+  void stop();  // joins; no callback runs after it returns
+
+ private:
+  void thread_main();
+
+  const Limits& limits_;
+  std::function<void(LimitKind)> trip_;
+  std::function<LimitKind()> tripped_;
+  std::chrono::steady_clock::time_point start_;
+  std::mutex mutex_;
+  std::condition_variable cv_;
+  bool stopping_ = false;
+  std::thread thread_;
+};
+
+}  // namespace humus::rt

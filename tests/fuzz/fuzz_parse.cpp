@@ -1,0 +1,25 @@
+// libFuzzer target: parse and compile arbitrary bytes (nothing runs).
+// Any crash, leak, hang or sanitizer report is a bug: malformed input must
+// give a diagnostic (LANGUAGE.md section 12). See docs/reliability.md.
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "interpreter/interpreter.hpp"
+#include "runtime/stack_guard.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  auto source = std::make_shared<humus::ast::Source>(
+      humus::ast::Source{"fuzz.hum", std::string(reinterpret_cast<const char*>(data), size)});
+  humus::rt::RuntimeOptions ro;
+  ro.threads = 1;
+  ro.out = [](std::string_view) {};
+  ro.err = [](std::string_view) {};
+  // On a thread with the interpreter's deep, guarded stack, as the humus command does.
+  humus::rt::run_on_big_stack([&] {
+    humus::interp::Interpreter interp(ro);
+    interp.load(source);
+  });
+  return 0;
+}
