@@ -1,5 +1,8 @@
 #include "runtime/dispatcher.hpp"
 
+#include <cstdio>
+#include <cstdlib>
+
 namespace humus::rt {
 
 namespace {
@@ -40,6 +43,7 @@ void Dispatcher::start() {
 }
 
 void Dispatcher::stop() {
+  halt_.store(true, std::memory_order_relaxed);  // busy workers stop after their current turn
   {
     std::lock_guard lock(park_mutex_);
     stopping_ = true;
@@ -129,7 +133,7 @@ Actor* Dispatcher::pop_global() {
 
 void Dispatcher::worker_main(Worker& w) {
   tl_worker = &w;
-  for (;;) {
+  while (!halt_.load(std::memory_order_relaxed)) {
     if (Actor* a = find_work(w)) {
       run_turn(w, a);
       continue;
@@ -171,7 +175,17 @@ Actor* Dispatcher::steal(Worker& w) {
 }
 
 void Dispatcher::run_turn(Worker& w, Actor* actor) {
+#if HUMUS_CHECKS
+  // Checked builds (sanitizers): only the worker that took the actor from a
+  // queue may run it, so it must find it Scheduled, never Running.
+  if (actor->state.exchange(SchedState::Running, std::memory_order_acq_rel) != SchedState::Scheduled) {
+    std::fprintf(stderr, "humus: internal error: actor @%llu run by two workers at once\n",
+                 static_cast<unsigned long long>(actor->id));
+    std::abort();
+  }
+#else
   actor->state.store(SchedState::Running, std::memory_order_relaxed);
+#endif
   Context& cx = *w.cx;
   uint64_t consumed = 0;
   for (unsigned n = 0; n < budget_; ++n) {

@@ -143,6 +143,7 @@ class Dispatcher {
   mutable std::mutex idle_mutex_;
   std::condition_variable idle_cv_;
 
+  std::atomic<bool> halt_{false};  // stop(): leave even with work queued
   std::atomic<bool> dropping_{false};
   std::atomic<uint64_t> dropped_{0};
 };

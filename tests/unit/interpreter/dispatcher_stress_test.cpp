@@ -3,7 +3,11 @@
 // since races show up only now and then (also run under ThreadSanitizer).
 #include <doctest/doctest.h>
 
+#include <chrono>
+#include <thread>
+
 #include "run_program.hpp"
+#include "runtime/value.hpp"
 
 using humus::test::run_program;
 
@@ -104,4 +108,32 @@ TEST_CASE("fork/join trees: every continuation gets two racing answers") {
     REQUIRE(r.err == "");
     REQUIRE((r.out == "144\n2584\n" || r.out == "2584\n144\n"));
   }
+}
+
+TEST_CASE("shutdown while work is queued frees everything") {
+  humus::rt::enable_live_object_count();
+  const int64_t before = humus::rt::live_objects();
+  humus::rt::run_on_big_stack([] {
+    for (int round = 0; round < 5; ++round) {
+      humus::rt::RuntimeOptions o;
+      o.threads = 4;
+      o.out = [](std::string_view) {};
+      humus::interp::Interpreter interp(o);
+      auto src = std::make_shared<humus::ast::Source>(humus::ast::Source{"shutdown.hum", R"(
+        # 100 actors that never stop, each making a new actor per message
+        DEF spin(n) AS \m.[ SEND add(m, 1) TO SELF  SEND m TO NEW \_.[ ] ]
+        DEF start(i) AS IF $i = 0 [] ELSE [ SEND i TO NEW spin(i)  start(sub(i, 1)) ]
+        start(100)
+        AFTER 10000 SEND #never TO println
+      )"});
+      auto* unit = interp.load(src);
+      REQUIRE(unit);
+      interp.run(*unit);
+      interp.start();
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      // The interpreter goes out of scope with messages queued, actors
+      // running away and a timer pending.
+    }
+  });
+  CHECK(humus::rt::live_objects() - before < 100);
 }
