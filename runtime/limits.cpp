@@ -89,7 +89,7 @@ uint64_t integer_limit() { return g_integer_limit.load(std::memory_order_relaxed
 
 void integer_too_large(uint64_t bits) {
   uint64_t mem = g_integer_limit_memory.load(std::memory_order_relaxed);
-  std::string why = mem ? "over a quarter of --max-memory " + format_byte_size(mem)
+  std::string why = mem ? "over an eighth of --max-memory " + format_byte_size(mem)
                         : "over the " + format_byte_size(integer_limit()) + " limit; see --max-memory";
   runtime_error({}, "integer too large (" + std::to_string(bits) + " bits, " + why + ")");
 }

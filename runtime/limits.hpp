@@ -63,9 +63,10 @@ std::string format_byte_size(uint64_t bytes);
 // The process's resident set size in bytes (0 if unknown).
 uint64_t resident_bytes();
 
-// The largest integer arithmetic may produce, in bytes of magnitude: a
-// quarter of --max-memory when that is set (the operands and GMP's scratch
-// space need room too), else kDefaultIntegerLimit. Process-wide: the last
+// The largest integer arithmetic may produce, in bytes of magnitude: an
+// eighth of --max-memory when that is set (the operands, GMP's scratch
+// space and the garbage of the computation need room too), else
+// kDefaultIntegerLimit. Process-wide: the last
 // runtime created with a memory limit sets it.
 inline constexpr uint64_t kDefaultIntegerLimit = uint64_t(1) << 27;  // 128M: ~320 million decimal digits
 void set_integer_limit(uint64_t bytes, uint64_t max_memory);

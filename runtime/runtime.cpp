@@ -83,7 +83,7 @@ Runtime::Runtime(RuntimeOptions options)
   const Limits& lim = options_.limits;
   if (lim.max_events) max_events_ = lim.max_events;
   if (lim.max_actors) actor_id_cap_ = next_actor_id_.load(std::memory_order_relaxed) - 1 + lim.max_actors;
-  if (lim.max_memory) set_integer_limit(lim.max_memory / 4, lim.max_memory);
+  if (lim.max_memory) set_integer_limit(lim.max_memory / 8, lim.max_memory);
   if (lim.needs_monitor())
     monitor_ = std::make_unique<LimitMonitor>(
         options_.limits, [this](LimitKind k) { stop_for_limit(k); }, [this] { return limit_reached(); });

@@ -34,3 +34,54 @@ string(FIND "${err}" "nul_byte.hum:2:1: error: unexpected character 0x00\n" at)
 if(NOT status EQUAL 2 OR NOT out STREQUAL "" OR NOT at EQUAL 0)
   message(FATAL_ERROR "nul_byte: status ${status}, stdout '${out}', stderr '${err}'")
 endif()
+
+# Deep and big data: a list of BIG_LIST elements (ten million; one million
+# under the sanitizers) is built, counted, compared, printed and dropped
+# without recursion on the C++ stack.
+if(NOT DEFINED BIG_LIST)
+  set(BIG_LIST 10000000)
+endif()
+math(EXPR less "${BIG_LIST} - 1")
+file(WRITE "${DIR}/big_list.hum" "\
+DEF build(n, acc) AS IF $n = 0 acc ELSE build(sub(n, 1), (n, acc))
+DEF count(l, k) AS CASE l OF () : k (_, t) : count(t, add(k, 1)) END
+DEF big AS build(${BIG_LIST}, NIL)
+SEND count(big, 0) TO println
+SEND eq(big, build(${BIG_LIST}, NIL)), eq(big, build(${less}, NIL)) TO println
+SEND big TO println
+")
+execute_process(COMMAND "${HUMUS}" --threads 1 big_list.hum WORKING_DIRECTORY "${DIR}"
+                OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE status TIMEOUT 300)
+file(REMOVE "${DIR}/big_list.hum")
+string(LENGTH "${out}" length)
+string(SUBSTRING "${out}" 0 60 out_start)
+math(EXPR tail_at "${length} - 40")
+string(SUBSTRING "${out}" ${tail_at} -1 out_end)
+if(NOT status EQUAL 0 OR NOT err STREQUAL ""
+   OR NOT out_start MATCHES "^${BIG_LIST}\nTRUE, FALSE\n1, 2, 3, 4, "
+   OR NOT out_end MATCHES ", ${less}, ${BIG_LIST}, NIL\n$")
+  message(FATAL_ERROR "big_list: status ${status}, stderr '${err}', output starts '${out_start}', ends '${out_end}'")
+endif()
+
+# The soak benchmark (scripts/bench/soak.hum), shortened: actors created and
+# dropped in a long-lived system; the full run is 100 million events.
+file(READ "${SRC}/../../scripts/bench/soak.hum" soak)
+string(REPLACE "DEF ROUNDS AS 12500000" "DEF ROUNDS AS 50000" soak "${soak}")
+file(WRITE "${DIR}/soak_short.hum" "${soak}")
+execute_process(COMMAND "${HUMUS}" --threads 2 soak_short.hum WORKING_DIRECTORY "${DIR}"
+                OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE status TIMEOUT 300)
+file(REMOVE "${DIR}/soak_short.hum")
+if(NOT status EQUAL 0 OR NOT err STREQUAL "" OR NOT out MATCHES "#soak_done\n$")
+  message(FATAL_ERROR "soak (short): status ${status}, stderr '${err}', stdout '${out}'")
+endif()
+
+# A gigantic integer with --max-memory (limit_integer.hum; no .out: run here,
+# where AddressSanitizer's quarantine of freed memory can be turned off, or
+# the resident set would reach --max-memory before the integer limit).
+set(ENV{ASAN_OPTIONS} "$ENV{ASAN_OPTIONS}:quarantine_size_mb=0")
+execute_process(COMMAND "${HUMUS}" --threads 1 --max-memory 256M limit_integer.hum WORKING_DIRECTORY "${SRC}"
+                OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE status TIMEOUT 300)
+set(expected_err "<builtin>:0:0: runtime error in actor @4: integer too large (425460132 bits, over an eighth of --max-memory 256M)\n  while handling message: #go\n")
+if(NOT status EQUAL 1 OR NOT out STREQUAL "#still_running\n" OR NOT err STREQUAL expected_err)
+  message(FATAL_ERROR "limit_integer: status ${status} (expected 1), stdout '${out}', stderr '${err}'")
+endif()
