@@ -33,7 +33,7 @@ const char kHelp[] =
     "  :reload          run the last :load FILE again\n"
     "  :globals         the globals that have a value\n"
     "  :type EXPR       the kind of EXPR's value\n"
-    "  :stats           actors, events, queued and unhandled messages\n"
+    "  :stats           actors alive and created, events, queued and unhandled messages\n"
     "  :trace on|off    print every message-event\n"
     "  :reset           start again with a fresh interpreter\n"
     "  :quit            leave (Ctrl-D too)\n"
@@ -199,7 +199,8 @@ class Repl {
     } else if (cmd == ":stats") {
       rt::RuntimeStats s = interp_->runtime().stats();
       std::ostringstream o;
-      o << "actors created:     " << s.actors << "\n"
+      o << "actors alive:       " << rt::live_actor_count() << "\n"
+        << "actors created:     " << s.actors << "\n"
         << "events run:         " << s.events << "\n"
         << "messages queued:    " << s.queued << "\n"
         << "unhandled messages: " << s.unhandled << "\n"

@@ -32,7 +32,9 @@ struct Actor : Object {
   Actor* next_ready = nullptr;       // intrusive link for the dispatcher's queues
   Mailbox mailbox;
 
-  explicit Actor(uint64_t i) : Object(ObjKind::Actor), id(i) {}
+  explicit Actor(uint64_t i) : Object(ObjKind::Actor), id(i) {
+    detail::live_actors.fetch_add(1, std::memory_order_relaxed);  // see live_actor_count()
+  }
 };
 
 }  // namespace humus::rt

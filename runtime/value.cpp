@@ -21,6 +21,7 @@ std::atomic<bool> count_objects{false};
 // Own cache line: when counting is on, the counter bounces between cores but
 // the flag, read on every allocation, does not.
 alignas(64) std::atomic<int64_t> live_count{0};
+alignas(64) std::atomic<int64_t> live_actors{0};
 }  // namespace detail
 
 void enable_live_object_count() { detail::count_objects.store(true, std::memory_order_relaxed); }
@@ -97,7 +98,10 @@ void destroy(Object* o) {
   switch (o->kind) {
     case ObjKind::Pair: delete static_cast<Pair*>(o); break;
     case ObjKind::BigInt: delete static_cast<BigInt*>(o); break;
-    case ObjKind::Actor: delete static_cast<Actor*>(o); break;  // drains its mailbox
+    case ObjKind::Actor:
+      delete static_cast<Actor*>(o);  // drains its mailbox
+      detail::live_actors.fetch_sub(1, std::memory_order_relaxed);
+      break;
     case ObjKind::Closure: {
       auto* c = static_cast<Closure*>(o);
       destroy_trailing(c, c->captures());

@@ -325,7 +325,9 @@ void first_session(const std::string& humus, const std::string& home) {
 
   // Commands.
   CHECK(s.enter(":stats"), ":stats");
-  CHECK(s.wait(has_text("events run:")) && s.screen().contains("messages queued:    0"), ":stats shows counts");
+  CHECK(s.wait(has_text("events run:")) && s.screen().contains("messages queued:    0") &&
+            s.screen().contains("actors alive:"),
+        ":stats shows counts");
   CHECK(s.enter(":globals"), ":globals");
   CHECK(s.wait(has_text("double = \\<repl:")), ":globals lists a definition");
   CHECK(s.screen().contains("r = @"), ":globals lists an actor");
