@@ -38,75 +38,71 @@ class LetInNode final : public Node {
   std::unique_ptr<Node> body_;
 };
 
-class IfNode final : public Node {
+// IF and CASE: pick one branch (or none, giving ?), then be that branch, in
+// whichever position the whole expression stands.
+template <class Derived>
+class ChoiceNode : public Node {
+ public:
+  using Node::Node;
+  Value eval(Frame& f) const override {
+    const Node* n = pick(f);
+    return n ? n->eval(f) : Value::undefined();
+  }
+  bool eval_tail(Frame& f, TailCall& tc) const override {
+    if (const Node* n = pick(f)) return n->eval_tail(f, tc);
+    tc.value = Value::undefined();
+    return false;
+  }
+  Value exec(Frame& f) const override {
+    const Node* n = pick(f);
+    return n ? n->exec(f) : Value();
+  }
+  std::optional<Value> exec_behavior(Frame& f) const override {
+    const Node* n = pick(f);
+    return n ? n->exec_behavior(f) : std::nullopt;
+  }
+
+ private:
+  const Node* pick(Frame& f) const { return static_cast<const Derived*>(this)->choose(f); }
+};
+
+class IfNode final : public ChoiceNode<IfNode> {
  public:
   struct Branch {
     std::unique_ptr<Equation> condition;
     std::unique_ptr<Node> body;
   };
   IfNode(rt::SourceLoc l, std::vector<Branch> branches, std::unique_ptr<Node> otherwise)
-      : Node(l), branches_(std::move(branches)), else_(std::move(otherwise)) {}
-  Value eval(Frame& f) const override {
-    const Node* n = choose(f);
-    return n ? n->eval(f) : Value::undefined();
-  }
-  bool eval_tail(Frame& f, TailCall& tc) const override {
-    if (const Node* n = choose(f)) return n->eval_tail(f, tc);
-    tc.value = Value::undefined();
-    return false;
-  }
-  Value exec(Frame& f) const override {
-    const Node* n = choose(f);
-    return n ? n->exec(f) : Value();
-  }
-  std::optional<Value> exec_behavior(Frame& f) const override {
-    const Node* n = choose(f);
-    return n ? n->exec_behavior(f) : std::nullopt;
-  }
-
- private:
+      : ChoiceNode(l), branches_(std::move(branches)), else_(std::move(otherwise)) {}
+  // The first branch whose equation holds (binding its names), else ELSE.
   const Node* choose(Frame& f) const {
     for (const auto& b : branches_)
       if (b.condition->holds(f)) return b.body.get();
     return else_.get();
   }
+
+ private:
   std::vector<Branch> branches_;
   std::unique_ptr<Node> else_;
 };
 
-class CaseNode final : public Node {
+class CaseNode final : public ChoiceNode<CaseNode> {
  public:
   struct Alt {
     std::unique_ptr<PatNode> pattern;
     std::unique_ptr<Node> body;
   };
   CaseNode(rt::SourceLoc l, std::unique_ptr<Node> subject, std::vector<Alt> alts)
-      : Node(l), subject_(std::move(subject)), alts_(std::move(alts)) {}
-  Value eval(Frame& f) const override {
-    const Node* n = choose(f);
-    return n ? n->eval(f) : Value::undefined();
-  }
-  bool eval_tail(Frame& f, TailCall& tc) const override {
-    if (const Node* n = choose(f)) return n->eval_tail(f, tc);
-    tc.value = Value::undefined();
-    return false;
-  }
-  Value exec(Frame& f) const override {
-    const Node* n = choose(f);
-    return n ? n->exec(f) : Value();
-  }
-  std::optional<Value> exec_behavior(Frame& f) const override {
-    const Node* n = choose(f);
-    return n ? n->exec_behavior(f) : std::nullopt;
-  }
-
- private:
+      : ChoiceNode(l), subject_(std::move(subject)), alts_(std::move(alts)) {}
+  // The first alternative whose pattern matches the subject.
   const Node* choose(Frame& f) const {
     Value v = subject_->eval(f);
     for (const auto& a : alts_)
       if (a.pattern->match(v, f)) return a.body.get();
     return nullptr;
   }
+
+ private:
   std::unique_ptr<Node> subject_;
   std::vector<Alt> alts_;
 };

@@ -58,14 +58,20 @@ void exit_when_stuck(const std::string& message) {
   if (report_limit(message + " (an event did not finish)")) std::_Exit(kExitLimit);
 }
 
-// Runs one program to quiescence; returns the exit status.
-int run(const Options& o, humus::ast::SourcePtr source) {
+// The runtime settings the command line asked for (resource limits apart).
+humus::rt::RuntimeOptions runtime_options(const Options& o) {
   humus::rt::RuntimeOptions ro;
   ro.threads = o.threads ? o.threads : 1;
   ro.budget = o.budget;
   if (o.has_seed) ro.seed = o.seed;
   ro.trace = o.trace;
   ro.warn_unhandled = o.warn_unhandled;
+  return ro;
+}
+
+// Runs one program to quiescence; returns the exit status.
+int run(const Options& o, humus::ast::SourcePtr source) {
+  humus::rt::RuntimeOptions ro = runtime_options(o);
   ro.limits = o.limits;
   ro.limits.on_stuck = exit_when_stuck;
   int status = kExitOk;
@@ -119,12 +125,7 @@ int run(const Options& o, humus::ast::SourcePtr source) {
 
 // The interactive session (docs/repl.md), on a deep stack like a script.
 int repl(const Options& o) {
-  humus::rt::RuntimeOptions ro;
-  ro.threads = o.threads ? o.threads : 1;
-  ro.budget = o.budget;
-  if (o.has_seed) ro.seed = o.seed;
-  ro.trace = o.trace;
-  ro.warn_unhandled = o.warn_unhandled;
+  humus::rt::RuntimeOptions ro = runtime_options(o);
   int status = kExitOk;
   humus::rt::run_on_big_stack([&] { status = humus::repl::run_repl(ro, !o.no_prelude); });
   return status;
