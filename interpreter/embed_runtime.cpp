@@ -173,6 +173,10 @@ struct Runtime::Impl {
       };
     ro.trace = options.trace;
     ro.warn_unhandled = options.warn_unhandled;
+    ro.limits.max_events = options.limits.max_events;
+    ro.limits.max_actors = options.limits.max_actors;
+    ro.limits.max_memory = options.limits.max_memory;
+    ro.limits.timeout = options.limits.timeout_seconds;
     interp = std::make_unique<interp::Interpreter>(std::move(ro));
     interp->set_diagnostic_handler([this](const interp::Interpreter::Diagnostic& d) {
       if (collecting) collecting->push_back(convert(d));
@@ -444,6 +448,13 @@ void Runtime::shutdown() {
 bool Runtime::is_shut_down() const {
   std::shared_lock lock(impl_->life);
   return impl_->down;
+}
+
+std::optional<std::string> Runtime::limit_reached() const {
+  auto life = impl_->enter();
+  const rt::Runtime& r = impl_->interp->runtime();
+  if (r.limit_reached() == rt::LimitKind::None) return std::nullopt;
+  return r.limit_message();
 }
 
 RuntimeStats Runtime::stats() const {

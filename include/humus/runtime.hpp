@@ -73,8 +73,14 @@ struct Options {
   bool prelude = true;               // import stdlib/prelude.hum first
   bool trace = false;                // report every message-event
   bool warn_unhandled = false;       // report messages no behavior matched
-  // Resource limits (memory, actors, events) go here once the runtime has
-  // them (runtime/limits): a `Limits limits;` member.
+  // Resource limits (docs/reliability.md); 0 means none. Going over one
+  // stops the run: queued messages are dropped, limit_reached() says which.
+  struct Limits {
+    uint64_t max_events = 0;       // message-events run
+    uint64_t max_actors = 0;       // actors the program creates
+    uint64_t max_memory = 0;       // resident memory, bytes
+    double timeout_seconds = 0;    // wall time since the runtime was made
+  } limits;
 };
 
 class Runtime;
@@ -164,6 +170,8 @@ class Runtime {
   bool is_shut_down() const;
 
   RuntimeStats stats() const;
+  // Why the run was stopped by a resource limit ("--max-events 1000 reached"), if it was.
+  std::optional<std::string> limit_reached() const;
 
   struct Impl;  // opaque: defined in the library only
 

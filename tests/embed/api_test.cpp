@@ -380,4 +380,20 @@ TEST_CASE("run_for gives false while a timer is pending") {
   CHECK(h.output() == "#late\n");
 }
 
+TEST_CASE("a resource limit stops a runaway program and the host can ask why") {
+  humus::Options o;
+  o.threads = 1;
+  o.prelude = false;
+  o.out = [](std::string_view) {};
+  o.err = [](std::string_view) {};
+  o.limits.max_events = 1000;
+  humus::Runtime rt(o);
+  CHECK_FALSE(rt.limit_reached());
+  CHECK(rt.eval("CREATE r WITH \\m.[ SEND m TO SELF ]\nSEND 0 TO r").ok());
+  rt.run_until_idle();
+  REQUIRE(rt.limit_reached());
+  CHECK(rt.limit_reached()->find("1000") != std::string::npos);
+  CHECK(rt.stats().events <= 1000 + 32);  // at most one turn's budget past the limit
+}
+
 TEST_CASE("the version") { CHECK(std::string(humus::version()).find('.') != std::string::npos); }
