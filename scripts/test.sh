@@ -26,6 +26,8 @@ if [ "${HUMUS_QUICK:-0}" != "1" ]; then
   TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
     ctest --test-dir build-tsan --output-on-failure -j"$jobs" -R '^(unit\.|threads4\.|cli$)'
 
+  # A fixed seed (HUMUS_FUZZ_SEED) makes CI explore the same inputs each time;
+  # longer or differently seeded runs are for finding new bugs, not for gating.
   echo "== fuzzing: each libFuzzer target for ${HUMUS_FUZZ_SECONDS:-60} s"
   fuzz_packages=(clang libclang-rt-14-dev)
   fuzz_missing=()
@@ -46,7 +48,7 @@ if [ "${HUMUS_QUICK:-0}" != "1" ]; then
     # which nothing can interrupt) is a timeout, reported and skipped; a
     # crash, leak or sanitizer report stops the run and fails.
     if ! ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-      "build-fuzz/tests/fuzz/$target" -fork=1 -ignore_timeouts=1 -ignore_ooms=0 -ignore_crashes=0 -timeout=10 \
+      "build-fuzz/tests/fuzz/$target" -seed="${HUMUS_FUZZ_SEED:-1}" -fork=1 -ignore_timeouts=1 -ignore_ooms=0 -ignore_crashes=0 -timeout=10 \
       -rss_limit_mb=2048 -max_total_time="${HUMUS_FUZZ_SECONDS:-60}" -artifact_prefix="build-fuzz/$target-" \
       "build-fuzz/corpus/$target" tests/fuzz/corpus >"build-fuzz/$target.log" 2>&1; then
       grep -v NEW_FUNC "build-fuzz/$target.log" | tail -60
