@@ -8,6 +8,7 @@
 #include <string>
 
 #include "interpreter/interpreter.hpp"
+#include "run_program.hpp"
 #include "runtime/stack_guard.hpp"
 
 namespace fs = std::filesystem;
@@ -33,38 +34,12 @@ struct TempDir {
   }
 };
 
-struct Result {
-  std::string out, err;
-  Interpreter::Outcome outcome = Interpreter::Outcome::Ok;
-};
+using Result = humus::test::Run;
 
 // Runs `code` as the file `dir/main.hum` (so relative imports start in dir),
 // with the prelude when asked.
 Result run_in(const fs::path& dir, const std::string& code, bool prelude = false) {
-  Result r;
-  std::mutex m;
-  humus::rt::run_on_big_stack([&] {
-    humus::rt::RuntimeOptions o;
-    o.threads = 1;
-    o.out = [&](std::string_view s) {
-      std::lock_guard lock(m);
-      r.out += s;
-    };
-    o.err = [&](std::string_view s) {
-      std::lock_guard lock(m);
-      r.err += s;
-    };
-    Interpreter interp(o);
-    if (prelude && interp.load_prelude() != Interpreter::Outcome::Ok) {
-      r.outcome = Interpreter::Outcome::RuntimeError;
-      return;
-    }
-    auto src = std::make_shared<humus::ast::Source>(humus::ast::Source{(dir / "main.hum").string(), code});
-    r.outcome = interp.run_source(src);
-    interp.start();
-    interp.wait_idle();
-  });
-  return r;
+  return humus::test::run_program(code, 1, (dir / "main.hum").string(), prelude);
 }
 
 // Sets an environment variable for one scope.

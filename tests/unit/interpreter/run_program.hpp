@@ -19,9 +19,10 @@ struct Run {
   rt::RuntimeStats stats;
 };
 
-// Runs `code` as the script "test.hum" to quiescence, on a deep-stack thread
-// like the humus command does.
-inline Run run_program(const std::string& code, unsigned threads = 1) {
+// Runs `code` as the script `name` (default "test.hum") to quiescence, on a
+// deep-stack thread like the humus command does; with the prelude if asked.
+inline Run run_program(const std::string& code, unsigned threads = 1, const std::string& name = "test.hum",
+                       bool prelude = false) {
   Run r;
   std::mutex m;
   rt::run_on_big_stack([&] {
@@ -37,7 +38,11 @@ inline Run run_program(const std::string& code, unsigned threads = 1) {
       r.err += s;
     };
     interp::Interpreter interp(o);
-    auto src = std::make_shared<ast::Source>(ast::Source{"test.hum", code});
+    if (prelude && interp.load_prelude() != interp::Interpreter::Outcome::Ok) {
+      r.outcome = interp::Interpreter::Outcome::RuntimeError;
+      return;
+    }
+    auto src = std::make_shared<ast::Source>(ast::Source{name, code});
     interp::CompiledUnit* unit = interp.load(src, &r.outcome);
     if (!unit) return;
     r.outcome = interp.run(*unit);
