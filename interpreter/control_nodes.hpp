@@ -23,13 +23,13 @@ class LetInNode final : public Node {
     bind(f);
     return body_->eval_tail(f, tc);
   }
-  Value exec(Frame& f) const override {
+  Tail exec(Frame& f, TailCall& tc) const override {
     bind(f);
-    return body_->exec(f);
+    return body_->exec(f, tc);
   }
-  std::optional<Value> exec_behavior(Frame& f) const override {
+  Tail exec_behavior(Frame& f, TailCall& tc) const override {
     bind(f);
-    return body_->exec_behavior(f);
+    return body_->exec_behavior(f, tc);
   }
 
  private:
@@ -53,13 +53,13 @@ class ChoiceNode : public Node {
     tc.value = Value::undefined();
     return false;
   }
-  Value exec(Frame& f) const override {
+  Tail exec(Frame& f, TailCall& tc) const override {
     const Node* n = pick(f);
-    return n ? n->exec(f) : Value();
+    return n ? n->exec(f, tc) : Tail::None;
   }
-  std::optional<Value> exec_behavior(Frame& f) const override {
+  Tail exec_behavior(Frame& f, TailCall& tc) const override {
     const Node* n = pick(f);
-    return n ? n->exec_behavior(f) : std::nullopt;
+    return n ? n->exec_behavior(f, tc) : Tail::Unhandled;
   }
 
  private:

@@ -17,6 +17,7 @@
 
 #include "humus/humus.hpp"
 #include "interpreter/interpreter.hpp"
+#include "interpreter/node.hpp"
 #include "runtime/code.hpp"
 
 namespace humus {
@@ -58,7 +59,7 @@ class HostFunctionCode final : public rt::FunctionCode {
   bool run_behavior(const rt::Closure& self, const rt::Value& msg, rt::Context& cx) const override {
     rt::Value v = apply(self, msg, cx);
     if (!v.is_block()) return false;
-    rt::run_blocks(std::move(v), cx);
+    interp::run_statement_value(std::move(v), loc, cx);
     return true;
   }
 

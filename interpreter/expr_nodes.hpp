@@ -134,6 +134,7 @@ class CallNode final : public Node {
       : Node(l), fn_(std::move(fn)), arg_(std::move(arg)) {}
   Value eval(Frame& f) const override;
   bool eval_tail(Frame& f, TailCall& tc) const override;
+  Tail exec(Frame& f, TailCall& tc) const override;
 
  private:
   std::unique_ptr<Node> fn_;
@@ -150,6 +151,7 @@ class CallNNode final : public Node {
       : Node(l), fn_(std::move(fn)), args_(std::move(args)) {}
   Value eval(Frame& f) const override;
   bool eval_tail(Frame& f, TailCall& tc) const override;
+  Tail exec(Frame& f, TailCall& tc) const override;
 
  private:
   std::unique_ptr<Node> fn_;

@@ -44,7 +44,43 @@ class SlotGuard {
   uint32_t n_;
 };
 
+// The slots of a loop that runs one frame after another (tail calls,
+// statement tails): reused while big enough, regrown on the stack of the
+// function that owns the loop when a frame needs more (HUMUS_FRAME_FIT).
+class ReusedSlots {
+ public:
+  ReusedSlots() = default;
+  ~ReusedSlots() { std::destroy_n(slots_, capacity_); }
+  ReusedSlots(const ReusedSlots&) = delete;
+  ReusedSlots& operator=(const ReusedSlots&) = delete;
+
+  bool fits(uint32_t n) const { return n <= capacity_; }
+  // Switches to `mem`, room for n slots on the caller's stack.
+  void adopt(void* mem, uint32_t n) {
+    std::destroy_n(slots_, capacity_);
+    slots_ = static_cast<Value*>(mem);
+    capacity_ = n;
+    std::uninitialized_value_construct_n(slots_, n);
+  }
+  // Empties the slots between two frames.
+  void clear() {
+    for (uint32_t i = 0; i < capacity_; ++i) slots_[i] = Value();
+  }
+  Value* get() const { return slots_; }
+
+ private:
+  Value* slots_ = nullptr;
+  uint32_t capacity_ = 0;
+};
+
 }  // namespace humus::interp
+
+// Makes ReusedSlots `rs` hold at least n slots (at least one, so get() is never null).
+#define HUMUS_FRAME_FIT(rs, n)                                            \
+  do {                                                                    \
+    const uint32_t fit_n_ = (n) ? (n) : 1;                                \
+    if (!(rs).fits(fit_n_)) (rs).adopt(alloca(sizeof(::humus::rt::Value) * fit_n_), fit_n_); \
+  } while (0)
 
 // Declares Frame `name` with `n` empty slots on the caller's stack. A macro
 // because alloca must run in the frame that owns the memory.

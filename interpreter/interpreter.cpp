@@ -227,12 +227,15 @@ Interpreter::Outcome Interpreter::run_stmt(const CompiledUnit& unit, const TopSt
   rt::Context& cx = top_;
   HUMUS_FRAME(f, t.layout.slots, nullptr, cx);
   try {
-    rt::run_blocks(t.body.run(f), cx);
+    {
+      TailCall tc;
+      run_tail(t.body.run(f, tc), tc, cx);
+    }
     for (auto [slot, global] : t.publish) runtime_->globals().set(global, f.slots[slot]);
     if (t.expr) {
       rt::Value v = t.expr->eval(f);
       if (v.is_block()) {
-        rt::run_blocks(std::move(v), cx);
+        run_statement_value(std::move(v), t.source_loc, cx);
       } else if (on_value) {
         on_value(v);
       } else if (!v.is_undefined()) {

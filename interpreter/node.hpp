@@ -7,7 +7,6 @@
 // and no interpretation of syntax while messages run.
 #pragma once
 
-#include <optional>
 #include <string>
 
 #include "interpreter/frame.hpp"
@@ -16,15 +15,27 @@
 namespace humus::interp {
 
 // A call left pending in tail position: the caller's loop makes it, so a
-// tail-recursive function runs in constant C++ stack.
+// tail-recursive function runs in constant C++ stack. Statements use it too,
+// for what they leave to run after themselves (see Tail).
 struct TailCall {
   static constexpr uint32_t kMaxSpread = 8;
   Value fn;     // a Closure whose code is tail_callable
   Value arg;    // the argument, when nargs == 0
   uint32_t nargs = 0;          // else the elements of a tuple argument, not paired up
   Value args[kMaxSpread];
-  Value value;  // the result, when there is no pending call
+  Value value;  // the result, when there is no pending call; a block for Tail::Block
+  // For Tail::Call: where the call statement is, so an error about what the
+  // callee gave ("a statement must give a block") points at the statement.
+  const rt::SourceLoc* site = nullptr;
 };
+
+// What a statement leaves to run after itself, in its tail position:
+// nothing, a block value (in tc.value), or a call whose result is to be run
+// as a statement (tc.fn and its arguments). run_tail makes these in a loop,
+// so a loop written as a block whose last statement calls the function
+// again runs in constant C++ stack and allocates no block value per turn.
+// Unhandled is only for a behavior's body that gave ?.
+enum class Tail : uint8_t { None, Block, Call, Unhandled };
 
 class Node {
  public:
@@ -40,12 +51,11 @@ class Node {
     tc.value = eval(f);
     return false;
   }
-  // Statement position: runs the statements it stands for, and returns a
-  // block value still to run (it gave a block in tail position), or empty.
-  // ? does nothing; any other value is an error.
-  virtual Value exec(Frame& f) const;
-  // The body of a behavior: like exec, or nullopt when it gives ? (unhandled).
-  virtual std::optional<Value> exec_behavior(Frame& f) const;
+  // Statement position: runs the statements it stands for, and returns what
+  // is left to run (see Tail). ? does nothing; any other value is an error.
+  virtual Tail exec(Frame& f, TailCall& tc) const;
+  // The body of a behavior: like exec, or Unhandled when it gives ?.
+  virtual Tail exec_behavior(Frame& f, TailCall& tc) const;
 
   rt::SourceLoc loc;
 };
@@ -68,14 +78,21 @@ class StmtNode {
   virtual ~StmtNode() = default;
   StmtNode(const StmtNode&) = delete;
   StmtNode& operator=(const StmtNode&) = delete;
-  // Returns a block value still to run (see Node::exec), or empty.
-  virtual Value exec(Frame& f) const = 0;
+  // Runs the statement; returns what is left to run (see Node::exec).
+  virtual Tail exec(Frame& f, TailCall& tc) const = 0;
 
   rt::SourceLoc loc;
 };
 
-// A value in statement position: the block to run, empty for ?, else an error.
-Value statement_block(Value v, const rt::SourceLoc& loc);
+// A value in statement position: Block (moved into tc.value) or None for ?;
+// any other value is an error reported at `loc`.
+Tail statement_value(Value v, TailCall& tc, const rt::SourceLoc& loc);
+// Runs what a statement left (see Tail), and everything that leaves, in a
+// loop; tc is emptied. Non-tail statements and behaviors end up here.
+void run_tail(Tail t, TailCall& tc, rt::Context& cx);
+// Runs `v` as a statement: a block value runs, ? does nothing, anything
+// else is an error reported at `loc`.
+void run_statement_value(Value v, const rt::SourceLoc& loc, rt::Context& cx);
 // A value for an error message: printed, and cut short when long.
 std::string describe(const Value& v);
 

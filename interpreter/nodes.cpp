@@ -19,19 +19,23 @@ std::string describe(const Value& v) {
   return s;
 }
 
-Value statement_block(Value v, const rt::SourceLoc& loc) {
-  if (v.is_block()) return v;
+Tail statement_value(Value v, TailCall& tc, const rt::SourceLoc& loc) {
+  if (v.is_block()) {
+    tc.value = std::move(v);
+    return Tail::Block;
+  }
   if (!v.is_undefined()) runtime_error(loc, "a statement must give a block or ?, not " + describe(v));
-  return Value();
+  return Tail::None;
 }
 
-Value Node::exec(Frame& f) const { return statement_block(eval(f), loc); }
+Tail Node::exec(Frame& f, TailCall& tc) const { return statement_value(eval(f), tc, tc.site ? *tc.site : loc); }
 
-std::optional<Value> Node::exec_behavior(Frame& f) const {
+Tail Node::exec_behavior(Frame& f, TailCall& tc) const {
   Value v = eval(f);
-  if (v.is_undefined()) return std::nullopt;
+  if (v.is_undefined()) return Tail::Unhandled;
   if (!v.is_block()) runtime_error(loc, "a behavior must give a block or ?, not " + describe(v));
-  return v;
+  tc.value = std::move(v);
+  return Tail::Block;
 }
 
 // ------------------------------------------------------------ variables
@@ -119,6 +123,15 @@ bool CallNode::eval_tail(Frame& f, TailCall& tc) const {
   return false;
 }
 
+// In statement position a call to a Humus function is left to run_tail,
+// which runs the callee's body as a statement: a block it gives runs in
+// place instead of becoming a block value.
+Tail CallNode::exec(Frame& f, TailCall& tc) const {
+  if (!eval_tail(f, tc)) return statement_value(std::move(tc.value), tc, tc.site ? *tc.site : loc);
+  if (!tc.site) tc.site = &loc;  // a call in a callee's tail keeps the statement's site
+  return Tail::Call;
+}
+
 namespace {
 // (vals[0], ..., vals[n-1]) as right-nested pairs, built from the back.
 Value tuple_of(Value* vals, uint32_t n) {
@@ -173,6 +186,12 @@ bool CallNNode::eval_tail(Frame& f, TailCall& tc) const {
   return true;
 }
 
+Tail CallNNode::exec(Frame& f, TailCall& tc) const {
+  if (!eval_tail(f, tc)) return statement_value(std::move(tc.value), tc, tc.site ? *tc.site : loc);
+  if (!tc.site) tc.site = &loc;  // a call in a callee's tail keeps the statement's site
+  return Tail::Call;
+}
+
 Value TupleNode::eval(Frame& f) const {
   if (elems_.size() == 2) {  // the common case, without the scratch array
     Value a = elems_[0]->eval(f);
@@ -209,15 +228,15 @@ void LetInNode::bind(Frame& f) const {
 
 // ----------------------------------------------------------- statements
 
-Value SendStmt::exec(Frame& f) const {
+Tail SendStmt::exec(Frame& f, TailCall&) const {
   Value msg = msg_->eval(f);
   Value target = target_->eval(f);
   if (!target.is_actor()) runtime_error(loc, "SEND ... TO needs an actor, not " + describe(target));
   f.cx.fx.sends.push_back({std::move(target), std::move(msg)});
-  return Value();
+  return Tail::None;
 }
 
-Value AfterStmt::exec(Frame& f) const {
+Tail AfterStmt::exec(Frame& f, TailCall&) const {
   Value delay = delay_->eval(f);
   Value msg = msg_->eval(f);
   Value target = target_->eval(f);
@@ -225,41 +244,44 @@ Value AfterStmt::exec(Frame& f) const {
     runtime_error(loc, "AFTER needs a delay in milliseconds (an integer >= 0), not " + describe(delay));
   if (!target.is_actor()) runtime_error(loc, "AFTER ... SEND ... TO needs an actor, not " + describe(target));
   f.cx.fx.delayed.push_back({delay.small_value(), std::move(target), std::move(msg)});
-  return Value();
+  return Tail::None;
 }
 
-Value BecomeStmt::exec(Frame& f) const {
+Tail BecomeStmt::exec(Frame& f, TailCall&) const {
   Value beh = beh_->eval(f);
   if (!f.cx.self) runtime_error(loc, "BECOME can only be used inside an actor's behavior, not at top level");
   if (!beh.is_function()) runtime_error(loc, "BECOME needs a function as the behavior, not " + describe(beh));
   if (!f.cx.fx.become.empty()) runtime_error(loc, "a second BECOME in one message-event");
   f.cx.fx.become = std::move(beh);
-  return Value();
+  return Tail::None;
 }
 
-Value ThrowStmt::exec(Frame& f) const {
+Tail ThrowStmt::exec(Frame& f, TailCall&) const {
   Value v = value_->eval(f);
   std::string text = "THROW " + describe(v);
   throw rt::EventError{loc, std::move(text), std::move(v)};
 }
 
-Value BindStmt::exec(Frame& f) const {
+Tail BindStmt::exec(Frame& f, TailCall&) const {
   if (!eq_->holds(f)) runtime_error(loc, "LET mismatch: the value does not match the pattern");
-  return Value();
+  return Tail::None;
 }
 
-Value CreateStmt::exec(Frame& f) const {
+Tail CreateStmt::exec(Frame& f, TailCall&) const {
   Value beh = beh_->eval(f);
   if (!beh.is_function()) runtime_error(loc, "CREATE ... WITH needs a function as the behavior, not " + describe(beh));
   f.slots[slot_].as<rt::Actor>()->behavior = std::move(beh);
-  return Value();
+  return Tail::None;
 }
 
-Value BlockBody::run(Frame& f) const {
+Tail BlockBody::run(Frame& f, TailCall& tc) const {
   for (uint32_t slot : creates) f.slots[slot] = f.cx.rt.new_actor(Value());
   const size_t n = steps.size();
-  for (size_t i = 0; i + 1 < n; ++i) rt::run_blocks(steps[i]->exec(f), f.cx);
-  return n ? steps[n - 1]->exec(f) : Value();
+  if (n == 0) return Tail::None;
+  // tc is free until the last step: earlier steps borrow it for their tails.
+  for (size_t i = 0; i + 1 < n; ++i)
+    if (Tail t = steps[i]->exec(f, tc); t != Tail::None) run_tail(t, tc, f.cx);
+  return steps[n - 1]->exec(f, tc);
 }
 
 Value BlockNode::eval(Frame& f) const {
@@ -270,25 +292,14 @@ Value BlockNode::eval(Frame& f) const {
   return result;
 }
 
-Value BlockCodeImpl::run(const rt::BlockValue& self, rt::Context& cx) const {
-  rt::check_stack(loc);
-  const rt::Closure* closure = self.closure.empty() ? nullptr : self.closure.as<rt::Closure>();
-  HUMUS_FRAME(f, layout_.slots, closure, cx);
-  for (size_t i = 0; i < node_.saved_slots.size(); ++i) f.slots[node_.saved_slots[i]] = self.saved()[i];
-  return node_.body.run(f);
-}
-
 // ------------------------------------------------------------ functions
 
-namespace {
-// Binds a call's argument in a fresh frame: one value, or a tuple's elements.
-bool bind_arguments(const LambdaCode& code, Frame& f, const Value* arg, const Value* args, uint32_t n) {
-  if (n == 0) return code.param->match(*arg, f);
+bool LambdaCode::bind(Frame& f, const Value* arg, const Value* args, uint32_t n) const {
+  if (n == 0) return param->match(*arg, f);
   for (uint32_t i = 0; i < n; ++i)
-    if (!code.spread[i]->match(args[i], f)) return false;
+    if (!spread[i]->match(args[i], f)) return false;
   return true;
 }
-}  // namespace
 
 Value LambdaCode::apply(const rt::Closure& self, const Value& arg, rt::Context& cx) const {
   return run(self, &arg, nullptr, 0, cx);
@@ -299,36 +310,22 @@ Value LambdaCode::apply_spread(const rt::Closure& self, Value* args, uint32_t n,
 }
 
 // Calls in tail position loop here instead of recursing: a tail-recursive
-// function runs in constant C++ stack. The frame is reused while it is big
-// enough and grown (on the stack) when a callee needs more slots.
+// function runs in constant C++ stack, in one reused frame.
 Value LambdaCode::run(const rt::Closure& self, const Value* arg, const Value* args, uint32_t n,
                       rt::Context& cx) const {
   rt::check_stack(loc);
-  uint32_t capacity = layout.slots ? layout.slots : 1;
-  Value* slots = static_cast<Value*>(alloca(sizeof(Value) * capacity));
-  std::uninitialized_value_construct_n(slots, capacity);
-  struct Release {
-    Value*& slots;
-    uint32_t& n;
-    ~Release() { std::destroy_n(slots, n); }
-  } release{slots, capacity};
-
+  ReusedSlots slots;
   const rt::Closure* closure = &self;
   const LambdaCode* code = this;
   TailCall tc;
   // Keep the callee and its arguments alive across iterations.
   Value held_fn, held_arg, held_args[TailCall::kMaxSpread];
   for (;;) {
-    if (code->layout.slots > capacity) {
-      std::destroy_n(slots, capacity);
-      capacity = code->layout.slots;
-      slots = static_cast<Value*>(alloca(sizeof(Value) * capacity));
-      std::uninitialized_value_construct_n(slots, capacity);
-    }
-    Frame f{slots, closure, cx};
-    if (!bind_arguments(*code, f, arg, args, n)) return Value::undefined();
+    HUMUS_FRAME_FIT(slots, code->layout.slots);
+    Frame f{slots.get(), closure, cx};
+    if (!code->bind(f, arg, args, n)) return Value::undefined();
     if (!code->body->eval_tail(f, tc)) return std::move(tc.value);
-    for (uint32_t i = 0; i < capacity; ++i) slots[i] = Value();
+    slots.clear();
     held_fn = std::move(tc.fn);
     n = tc.nargs;
     if (n) {
@@ -346,16 +343,61 @@ Value LambdaCode::run(const rt::Closure& self, const Value* arg, const Value* ar
 
 bool LambdaCode::run_behavior(const rt::Closure& self, const Value& msg, rt::Context& cx) const {
   rt::check_stack(loc);
-  Value rest;
+  TailCall tc;
+  Tail t;
   {
     HUMUS_FRAME(f, layout.slots, &self, cx);
     if (!param->match(msg, f)) return false;
-    std::optional<Value> r = body->exec_behavior(f);
-    if (!r) return false;
-    rest = std::move(*r);
+    t = body->exec_behavior(f, tc);
+    if (t == Tail::Unhandled) return false;
   }
-  rt::run_blocks(std::move(rest), cx);
+  run_tail(t, tc, cx);
   return true;
+}
+
+// ------------------------------------------------------- statement tails
+
+void run_tail(Tail t, TailCall& tc, rt::Context& cx) {
+  if (t == Tail::None) return;
+  rt::check_stack(tc.site ? *tc.site : rt::SourceLoc{});
+  ReusedSlots slots;
+  // What the current frame runs, kept alive while it runs.
+  Value held_fn, held_arg, held_args[TailCall::kMaxSpread];
+  while (t != Tail::None) {
+    if (t == Tail::Block) {
+      held_fn = std::move(tc.value);
+      const auto& block = *held_fn.as<rt::BlockValue>();
+      // Every block value is made by BlockNode::eval, so its code is ours.
+      const auto& code = static_cast<const BlockCodeImpl&>(*block.code);
+      HUMUS_FRAME_FIT(slots, code.layout.slots);
+      const rt::Closure* closure = block.closure.empty() ? nullptr : block.closure.as<rt::Closure>();
+      Frame f{slots.get(), closure, cx};
+      const auto& saved = code.node.saved_slots;
+      for (size_t i = 0; i < saved.size(); ++i) f.slots[saved[i]] = block.saved()[i];
+      t = code.node.body.run(f, tc);
+    } else {  // Tail::Call: run the callee's body as a statement
+      held_fn = std::move(tc.fn);
+      const uint32_t n = tc.nargs;
+      tc.nargs = 0;
+      if (n) {
+        for (uint32_t i = 0; i < n; ++i) held_args[i] = std::move(tc.args[i]);
+      } else {
+        held_arg = std::move(tc.arg);
+      }
+      const auto* closure = held_fn.as<rt::Closure>();
+      const auto& code = static_cast<const LambdaCode&>(*closure->code);
+      HUMUS_FRAME_FIT(slots, code.layout.slots);
+      Frame f{slots.get(), closure, cx};
+      t = code.bind(f, &held_arg, held_args, n) ? code.body->exec(f, tc) : Tail::None;
+    }
+    slots.clear();
+  }
+}
+
+void run_statement_value(Value v, const rt::SourceLoc& loc, rt::Context& cx) {
+  TailCall tc;
+  Tail t = statement_value(std::move(v), tc, loc);
+  run_tail(t, tc, cx);
 }
 
 }  // namespace humus::interp

@@ -14,7 +14,7 @@ class SendStmt final : public StmtNode {
  public:
   SendStmt(rt::SourceLoc l, std::unique_ptr<Node> msg, std::unique_ptr<Node> target)
       : StmtNode(l), msg_(std::move(msg)), target_(std::move(target)) {}
-  Value exec(Frame& f) const override;
+  Tail exec(Frame& f, TailCall& tc) const override;
 
  private:
   std::unique_ptr<Node> msg_, target_;
@@ -24,7 +24,7 @@ class AfterStmt final : public StmtNode {
  public:
   AfterStmt(rt::SourceLoc l, std::unique_ptr<Node> delay, std::unique_ptr<Node> msg, std::unique_ptr<Node> target)
       : StmtNode(l), delay_(std::move(delay)), msg_(std::move(msg)), target_(std::move(target)) {}
-  Value exec(Frame& f) const override;
+  Tail exec(Frame& f, TailCall& tc) const override;
 
  private:
   std::unique_ptr<Node> delay_, msg_, target_;
@@ -33,7 +33,7 @@ class AfterStmt final : public StmtNode {
 class BecomeStmt final : public StmtNode {
  public:
   BecomeStmt(rt::SourceLoc l, std::unique_ptr<Node> beh) : StmtNode(l), beh_(std::move(beh)) {}
-  Value exec(Frame& f) const override;
+  Tail exec(Frame& f, TailCall& tc) const override;
 
  private:
   std::unique_ptr<Node> beh_;
@@ -42,7 +42,7 @@ class BecomeStmt final : public StmtNode {
 class ThrowStmt final : public StmtNode {
  public:
   ThrowStmt(rt::SourceLoc l, std::unique_ptr<Node> value) : StmtNode(l), value_(std::move(value)) {}
-  Value exec(Frame& f) const override;
+  Tail exec(Frame& f, TailCall& tc) const override;
 
  private:
   std::unique_ptr<Node> value_;
@@ -52,7 +52,10 @@ class ThrowStmt final : public StmtNode {
 class ExprStmt final : public StmtNode {
  public:
   ExprStmt(rt::SourceLoc l, std::unique_ptr<Node> e) : StmtNode(l), expr_(std::move(e)) {}
-  Value exec(Frame& f) const override { return expr_->exec(f); }
+  Tail exec(Frame& f, TailCall& tc) const override {
+    tc.site = nullptr;  // this statement is the site of its own errors
+    return expr_->exec(f, tc);
+  }
 
  private:
   std::unique_ptr<Node> expr_;
@@ -62,7 +65,7 @@ class ExprStmt final : public StmtNode {
 class BindStmt final : public StmtNode {
  public:
   BindStmt(rt::SourceLoc l, std::unique_ptr<Equation> eq) : StmtNode(l), eq_(std::move(eq)) {}
-  Value exec(Frame& f) const override;
+  Tail exec(Frame& f, TailCall& tc) const override;
 
  private:
   std::unique_ptr<Equation> eq_;
@@ -73,7 +76,7 @@ class BindStmt final : public StmtNode {
 class CreateStmt final : public StmtNode {
  public:
   CreateStmt(rt::SourceLoc l, uint32_t slot, std::unique_ptr<Node> beh) : StmtNode(l), slot_(slot), beh_(std::move(beh)) {}
-  Value exec(Frame& f) const override;
+  Tail exec(Frame& f, TailCall& tc) const override;
 
  private:
   uint32_t slot_;
@@ -89,9 +92,9 @@ class GroupStmt final : public StmtNode {
     std::unique_ptr<LambdaNode> lambda;
   };
   GroupStmt(rt::SourceLoc l, std::vector<Member> members) : StmtNode(l), members_(std::move(members)) {}
-  Value exec(Frame& f) const override {
+  Tail exec(Frame& f, TailCall&) const override {
     for (const auto& m : members_) f.slots[m.slot] = m.lambda->eval(f);
-    return Value();
+    return Tail::None;
   }
 
  private:
@@ -104,22 +107,20 @@ class GroupStmt final : public StmtNode {
 struct BlockBody {
   std::vector<uint32_t> creates;
   std::vector<std::unique_ptr<StmtNode>> steps;
-  // Returns the block left in tail position by the last step, or empty.
-  Value run(Frame& f) const;
+  // Runs the steps; returns what the last one left to run (see Tail).
+  Tail run(Frame& f, TailCall& tc) const;
 };
 
 class BlockNode;
 
-// What runs a block value: a fresh frame with the saved slots put back.
+// The code of a block value: run_tail runs it in a fresh frame of the
+// layout it was made in, with the saved slots put back.
 class BlockCodeImpl final : public rt::BlockCode {
  public:
-  BlockCodeImpl(rt::SourceLoc l, const BlockNode& node, const FrameLayout& layout)
-      : BlockCode(l), node_(node), layout_(layout) {}
-  Value run(const rt::BlockValue& self, rt::Context& cx) const override;
+  BlockCodeImpl(rt::SourceLoc l, const BlockNode& n, const FrameLayout& fl) : BlockCode(l), node(n), layout(fl) {}
 
- private:
-  const BlockNode& node_;
-  const FrameLayout& layout_;
+  const BlockNode& node;
+  const FrameLayout& layout;
 };
 
 // [ stmts ]: runs in place in statement position; in value position it
@@ -128,8 +129,8 @@ class BlockNode final : public Node {
  public:
   BlockNode(rt::SourceLoc l, const FrameLayout& layout) : Node(l), code_(l, *this, layout) {}
   Value eval(Frame& f) const override;
-  Value exec(Frame& f) const override { return body.run(f); }
-  std::optional<Value> exec_behavior(Frame& f) const override { return body.run(f); }
+  Tail exec(Frame& f, TailCall& tc) const override { return body.run(f, tc); }
+  Tail exec_behavior(Frame& f, TailCall& tc) const override { return body.run(f, tc); }
 
   BlockBody body;
   std::vector<uint32_t> saved_slots;  // slots outside the block that it reads
@@ -150,6 +151,10 @@ class LambdaCode final : public rt::FunctionCode {
   // Applies the function to the tuple (args[0], ..., args[n-1]) without
   // building it; n must equal spread.size().
   Value apply_spread(const rt::Closure& self, Value* args, uint32_t n, rt::Context& cx) const;
+
+  // Binds a call's argument in a fresh frame: one value (n == 0), or the
+  // n elements of a tuple. False when it does not match the parameter.
+  bool bind(Frame& f, const Value* arg, const Value* args, uint32_t n) const;
 
  private:
   Value run(const rt::Closure& self, const Value* arg, const Value* args, uint32_t n, rt::Context& cx) const;

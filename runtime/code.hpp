@@ -37,21 +37,15 @@ class FunctionCode {
   SourceLoc loc;
 };
 
+// The code of a block literal. The runtime only carries block values
+// around (and prints them); the interpreter, which made them, runs them.
 class BlockCode {
  public:
   explicit BlockCode(SourceLoc where) : loc(where) {}
   virtual ~BlockCode() = default;
-  // Runs the block; returns a block value still to run when its last
-  // statement gave one (a tail position), else an empty Value. Callers run
-  // those in a loop (run_blocks), so statement-level recursion such as
-  // `send_to_all(rest)` as a block's last statement does not grow the stack.
-  virtual Value run(const BlockValue& self, Context& cx) const = 0;
 
   SourceLoc loc;
 };
-
-// Runs a block value and every block it leaves in tail position, in a loop.
-inline void run_blocks(Value block, Context& cx);
 
 // Objects with a trailing array of Values, allocated in one piece.
 struct Closure : Object {
@@ -91,13 +85,5 @@ struct Native : Object {
   Fn2 fn2;
   Native(const char* n, Fn1 f, Fn2 f2) : Object(ObjKind::Native), name(n), fn(f), fn2(f2) {}
 };
-
-inline void run_blocks(Value block, Context& cx) {
-  while (!block.empty()) {
-    const auto* b = block.as<BlockValue>();
-    Value next = b->code->run(*b, cx);
-    block = std::move(next);
-  }
-}
 
 }  // namespace humus::rt

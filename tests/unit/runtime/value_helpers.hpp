@@ -42,7 +42,6 @@ struct FakeFunction : FunctionCode {
 };
 struct FakeBlock : BlockCode {
   using BlockCode::BlockCode;
-  Value run(const BlockValue&, Context&) const override { return Value(); }
 };
 
 // Live-object accounting: counting is switched on before main() (see
