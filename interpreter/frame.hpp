@@ -76,17 +76,17 @@ class ReusedSlots {
 }  // namespace humus::interp
 
 // Makes ReusedSlots `rs` hold at least n slots (at least one, so get() is never null).
-#define HUMUS_FRAME_FIT(rs, n)                                            \
-  do {                                                                    \
-    const uint32_t fit_n_ = (n) ? (n) : 1;                                \
+#define HUMUS_FRAME_FIT(rs, n)                                                               \
+  do {                                                                                       \
+    const uint32_t fit_n_ = (n) ? (n) : 1;                                                   \
     if (!(rs).fits(fit_n_)) (rs).adopt(alloca(sizeof(::humus::rt::Value) * fit_n_), fit_n_); \
   } while (0)
 
 // Declares Frame `name` with `n` empty slots on the caller's stack. A macro
 // because alloca must run in the frame that owns the memory.
-#define HUMUS_FRAME(name, n, closure, cx)                                               \
-  const uint32_t name##_count = (n);                                                    \
-  ::humus::rt::Value* name##_slots =                                                    \
+#define HUMUS_FRAME(name, n, closure, cx)                                                                       \
+  const uint32_t name##_count = (n);                                                                            \
+  ::humus::rt::Value* name##_slots =                                                                            \
       static_cast<::humus::rt::Value*>(alloca(sizeof(::humus::rt::Value) * (name##_count ? name##_count : 1))); \
-  ::humus::interp::SlotGuard name##_guard(name##_slots, name##_count);                  \
+  ::humus::interp::SlotGuard name##_guard(name##_slots, name##_count);                                          \
   ::humus::interp::Frame name { name##_slots, (closure), (cx) }

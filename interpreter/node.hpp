@@ -19,9 +19,9 @@ namespace humus::interp {
 // for what they leave to run after themselves (see Tail).
 struct TailCall {
   static constexpr uint32_t kMaxSpread = 8;
-  Value fn;     // a Closure whose code is tail_callable
-  Value arg;    // the argument, when nargs == 0
-  uint32_t nargs = 0;          // else the elements of a tuple argument, not paired up
+  Value fn;            // a Closure whose code is tail_callable
+  Value arg;           // the argument, when nargs == 0
+  uint32_t nargs = 0;  // else the elements of a tuple argument, not paired up
   Value args[kMaxSpread];
   Value value;  // the result, when there is no pending call; a block for Tail::Block
   // For Tail::Call: where the call statement is, so an error about what the

@@ -311,8 +311,7 @@ Value LambdaCode::apply_spread(const rt::Closure& self, Value* args, uint32_t n,
 
 // Calls in tail position loop here instead of recursing: a tail-recursive
 // function runs in constant C++ stack, in one reused frame.
-Value LambdaCode::run(const rt::Closure& self, const Value* arg, const Value* args, uint32_t n,
-                      rt::Context& cx) const {
+Value LambdaCode::run(const rt::Closure& self, const Value* arg, const Value* args, uint32_t n, rt::Context& cx) const {
   rt::check_stack(loc);
   ReusedSlots slots;
   const rt::Closure* closure = &self;

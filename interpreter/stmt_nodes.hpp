@@ -75,7 +75,8 @@ class BindStmt final : public StmtNode {
 // block, so it can be used before this statement); this gives it a behavior.
 class CreateStmt final : public StmtNode {
  public:
-  CreateStmt(rt::SourceLoc l, uint32_t slot, std::unique_ptr<Node> beh) : StmtNode(l), slot_(slot), beh_(std::move(beh)) {}
+  CreateStmt(rt::SourceLoc l, uint32_t slot, std::unique_ptr<Node> beh)
+      : StmtNode(l), slot_(slot), beh_(std::move(beh)) {}
   Tail exec(Frame& f, TailCall& tc) const override;
 
  private:
@@ -160,7 +161,6 @@ class LambdaCode final : public rt::FunctionCode {
   Value run(const rt::Closure& self, const Value* arg, const Value* args, uint32_t n, rt::Context& cx) const;
 
  public:
-
   FrameLayout layout;
   std::unique_ptr<PatNode> param;
   std::vector<const PatNode*> spread;  // the parameter's elements, when it is a tuple pattern
