@@ -47,6 +47,22 @@ class BlockCode {
   SourceLoc loc;
 };
 
+struct Actor;
+
+// A behavior written in C++ (println, timer, random): an actor with one has
+// a Closure over NativeBehaviorCode as its behavior, like any other actor.
+using NativeBehavior = void (*)(Actor& self, const Value& msg, Context& cx);
+class NativeBehaviorCode final : public FunctionCode {
+ public:
+  explicit NativeBehaviorCode(NativeBehavior fn) : FunctionCode(SourceLoc{}), fn_(fn) {}
+  // Called as a function (it never is: Humus code cannot read a behavior), it gives ?.
+  Value apply(const Closure&, const Value&, Context&) const override { return Value::undefined(); }
+  bool run_behavior(const Closure& self, const Value& msg, Context& cx) const override;
+
+ private:
+  NativeBehavior fn_;
+};
+
 // Objects with a trailing array of Values, allocated in one piece.
 struct Closure : Object {
   const FunctionCode* code;

@@ -28,7 +28,7 @@ struct Effects {
     Value target;
     Value message;
   };
-  std::vector<Send> sends;      // in SEND order
+  std::vector<Send> sends;       // in SEND order
   std::vector<Delayed> delayed;  // AFTER, in statement order
   Value become;                  // empty unless BECOME ran
 
@@ -39,7 +39,9 @@ struct Effects {
   }
 };
 
-struct Context {
+// Cache-line aligned: each worker writes its own context on every event, and
+// two contexts sharing a line would bounce it between cores.
+struct alignas(64) Context {
   explicit Context(Runtime& r) : rt(r) {}
   Context(const Context&) = delete;
   Context& operator=(const Context&) = delete;

@@ -123,16 +123,19 @@ void Runtime::actor_limit_reached() {
 
 void Runtime::define_builtins() {
   for (Native* fn : builtin_functions()) globals_.set(globals_.slot(fn->name), Value::share(fn));
-  globals_.set(globals_.slot("println"), native_actor(println_behavior));
-  globals_.set(globals_.slot("timer"), native_actor(timer_behavior));
-  globals_.set(globals_.slot("random"), native_actor(random_behavior));
+  static const NativeBehaviorCode println_code(println_behavior), timer_code(timer_behavior),
+      random_code(random_behavior);
+  globals_.set(globals_.slot("println"), native_actor(println_code));
+  globals_.set(globals_.slot("timer"), native_actor(timer_code));
+  globals_.set(globals_.slot("random"), native_actor(random_code));
 }
 
-Value Runtime::native_actor(NativeBehavior behavior) {
-  Value a = new_actor(Value());
-  a.as<Actor>()->native = behavior;
-  return a;
+bool NativeBehaviorCode::run_behavior(const Closure&, const Value& msg, Context& cx) const {
+  fn_(*cx.self, msg, cx);
+  return true;
 }
+
+Value Runtime::native_actor(const NativeBehaviorCode& code) { return new_actor(Value::adopt(Closure::make(&code, 0))); }
 
 Value Runtime::new_actor(Value behavior) {
   uint64_t id = next_actor_id_.fetch_add(1, std::memory_order_relaxed);
@@ -149,9 +152,7 @@ void Runtime::start() { dispatcher_.start(); }
 
 void Runtime::wait_idle() { dispatcher_.wait_idle(); }
 
-void Runtime::send(const Value& target, Value message) {
-  dispatcher_.enqueue(target.as<Actor>(), std::move(message));
-}
+void Runtime::send(const Value& target, Value message) { dispatcher_.enqueue(target.as<Actor>(), std::move(message)); }
 
 void Runtime::commit(Context& cx) {
   Effects& fx = cx.fx;
@@ -171,10 +172,7 @@ void Runtime::run_event(Actor& actor, Value& message, Context& cx) {
     write_err("trace: @" + std::to_string(actor.id) + " <- " + to_string(message) + "\n");
   try {
     bool handled = false;
-    if (actor.native) {
-      actor.native(actor, message, cx);
-      handled = true;
-    } else if (actor.behavior.is(ObjKind::Closure)) {
+    if (actor.behavior.is(ObjKind::Closure)) {
       const auto* beh = actor.behavior.as<Closure>();
       handled = beh->code->run_behavior(*beh, message, cx);
     }
@@ -197,8 +195,7 @@ void Runtime::run_event(Actor& actor, Value& message, Context& cx) {
 }
 
 int64_t Runtime::now_ms() const {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start_time_)
-      .count();
+  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start_time_).count();
 }
 
 void Runtime::write_err(std::string_view text) const {

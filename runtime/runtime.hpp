@@ -20,6 +20,7 @@
 #include <string_view>
 
 #include "runtime/actor.hpp"
+#include "runtime/code.hpp"
 #include "runtime/context.hpp"
 #include "runtime/dispatcher.hpp"
 #include "runtime/errors.hpp"
@@ -33,21 +34,21 @@ using TextSink = std::function<void(std::string_view)>;
 
 struct RuntimeOptions {
   unsigned threads = 1;
-  unsigned budget = 32;               // messages per actor turn
-  std::optional<uint64_t> seed;       // for `random`; none: from the OS
-  TextSink out;                       // program output (println); default stdout
-  TextSink err;                       // diagnostics; default stderr
-  bool trace = false;                 // report every message-event
-  bool warn_unhandled = false;        // report every unhandled message
-  Limits limits;                      // resource limits (runtime/limits.hpp); none by default
+  unsigned budget = 32;          // messages per actor turn
+  std::optional<uint64_t> seed;  // for `random`; none: from the OS
+  TextSink out;                  // program output (println); default stdout
+  TextSink err;                  // diagnostics; default stderr
+  bool trace = false;            // report every message-event
+  bool warn_unhandled = false;   // report every unhandled message
+  Limits limits;                 // resource limits (runtime/limits.hpp); none by default
 };
 
 struct RuntimeStats {
-  uint64_t events = 0;      // message-events run (committed or failed)
-  uint64_t unhandled = 0;   // messages no behavior matched
-  uint64_t errors = 0;      // failed events and top-level errors
-  uint64_t actors = 0;      // actors created
-  uint64_t queued = 0;      // messages queued or running, and pending timers
+  uint64_t events = 0;     // message-events run (committed or failed)
+  uint64_t unhandled = 0;  // messages no behavior matched
+  uint64_t errors = 0;     // failed events and top-level errors
+  uint64_t actors = 0;     // actors created
+  uint64_t queued = 0;     // messages queued or running, and pending timers
 };
 
 class Runtime final : public EventRunner {
@@ -69,11 +70,11 @@ class Runtime final : public EventRunner {
   // Sends from outside any event (embedding hosts).
   void send(const Value& target, Value message);
 
-  void start();        // starts dispatching (messages queue up until then)
+  void start();  // starts dispatching (messages queue up until then)
   // Stops the workers and the timer thread; queued messages are dropped.
   // After it, no compiled code runs any more (it may then be freed).
   void stop();
-  void wait_idle();    // blocks until quiescent
+  void wait_idle();  // blocks until quiescent
   // The same, for at most `limit`; true if quiescent (embedding hosts).
   bool wait_idle_for(std::chrono::nanoseconds limit) { return dispatcher_.wait_idle_for(limit); }
   uint64_t drain() { return dispatcher_.drain(); }
@@ -101,7 +102,7 @@ class Runtime final : public EventRunner {
  private:
   friend void random_behavior(Actor&, const Value&, Context&);
   friend void timer_behavior(Actor&, const Value&, Context&);
-  Value native_actor(NativeBehavior behavior);
+  Value native_actor(const NativeBehaviorCode& code);
   void define_builtins();
   void report_unhandled(const Actor& actor, const Value& message);
   void check_event_limit(uint64_t own_events);

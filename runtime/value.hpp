@@ -26,9 +26,9 @@ enum class ObjKind : uint8_t {
   Pair,
   BigInt,
   Actor,
-  Closure,   // a function: compiled code + captured values
-  Block,     // a block value: compiled statements + saved frame
-  Native,    // a built-in function implemented in C++
+  Closure,  // a function: compiled code + captured values
+  Block,    // a block value: compiled statements + saved frame
+  Native,   // a built-in function implemented in C++
 };
 
 // Leak checking: a count of live heap objects, off by default. Counting is
@@ -51,10 +51,11 @@ int64_t live_objects();  // objects made minus objects freed while counting was 
 struct Object {
   static constexpr uint8_t kImmortal = 1;
 
+  // Six bytes: a derived kind may use the two bytes of tail padding (Actor
+  // keeps its scheduling state there, to fit in one cache line).
   std::atomic<uint32_t> refs{1};
   ObjKind kind;
   std::atomic<uint8_t> flags{0};
-  uint16_t spare = 0;  // free for the owner kind (Actor uses it)
 
   explicit Object(ObjKind k) : kind(k) {
     if (detail::count_objects.load(std::memory_order_relaxed)) [[unlikely]]
@@ -145,7 +146,9 @@ class Value {
   uint32_t symbol_id() const { return uint32_t(bits_ >> 4); }
   Object* object() const { return reinterpret_cast<Object*>(bits_); }
   template <class T>
-  T* as() const { return static_cast<T*>(object()); }
+  T* as() const {
+    return static_cast<T*>(object());
+  }
   uint64_t bits() const { return bits_; }
 
   // Identity of the word: equal for equal immediates and for the same object.
@@ -202,9 +205,7 @@ struct Pair : Object {
   Pair(Value h, Value t) : Object(ObjKind::Pair), head(std::move(h)), tail(std::move(t)) {}
 };
 
-inline Value make_pair(Value head, Value tail) {
-  return Value::adopt(new Pair(std::move(head), std::move(tail)));
-}
+inline Value make_pair(Value head, Value tail) { return Value::adopt(new Pair(std::move(head), std::move(tail))); }
 inline const Value& head(const Value& p) { return p.as<Pair>()->head; }
 inline const Value& tail(const Value& p) { return p.as<Pair>()->tail; }
 
