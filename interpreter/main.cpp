@@ -6,13 +6,14 @@
 // stopped the run.
 #include <unistd.h>
 
+#include <spdlog/sinks/stdout_color_sinks.h>
+#include <spdlog/spdlog.h>
 #include <CLI/CLI.hpp>
+#include <algorithm>
+#include <atomic>
 #include <cstdio>
 #include <iostream>
 #include <iterator>
-#include <spdlog/sinks/stdout_color_sinks.h>
-#include <spdlog/spdlog.h>
-#include <atomic>
 #include <string>
 #include <thread>
 
@@ -61,7 +62,14 @@ void exit_when_stuck(const std::string& message) {
 // The runtime settings the command line asked for (resource limits apart).
 humus::rt::RuntimeOptions runtime_options(const Options& o) {
   humus::rt::RuntimeOptions ro;
-  ro.threads = o.threads ? o.threads : 1;
+  // Default: one worker per core. --seed alone asks for a repeatable run,
+  // which only one worker gives (the order of events is then fixed).
+  if (o.threads)
+    ro.threads = o.threads;
+  else if (o.has_seed)
+    ro.threads = 1;
+  else
+    ro.threads = std::max(1u, std::thread::hardware_concurrency());
   ro.budget = o.budget;
   if (o.has_seed) ro.seed = o.seed;
   ro.trace = o.trace;
@@ -112,8 +120,8 @@ int run(const Options& o, humus::ast::SourcePtr source) {
     interp.wait_idle();
     std::fflush(stdout);
     auto stats = interp.runtime().stats();
-    spdlog::info("{} events, {} unhandled messages, {} errors, {} actors", stats.events, stats.unhandled,
-                 stats.errors, stats.actors);
+    spdlog::info("{} events, {} unhandled messages, {} errors, {} actors, on {} worker threads", stats.events,
+                 stats.unhandled, stats.errors, stats.actors, interp.runtime().threads());
     if (interp.runtime().had_error()) status = kExitRuntimeError;
     if (interp.runtime().limit_reached() != humus::rt::LimitKind::None) {
       report_limit(interp.runtime().limit_message());
@@ -140,15 +148,18 @@ int main(int argc, char** argv) {
   app.add_option("file", o.file, "script to run ('-' reads standard input)");
   app.add_option("-e,--eval", o.code, "run CODE instead of a file");
   app.add_flag("--check", o.check, "parse and compile only; report errors, run nothing");
-  app.add_option("--threads", o.threads, "worker threads (default: 1)")->check(CLI::Range(1u, 1024u));
+  app.add_option("--threads", o.threads, "worker threads (default: one per core; 1 with --seed)")
+      ->check(CLI::Range(1u, 1024u));
   app.add_option("--budget", o.budget, "messages an actor may handle per turn (default: 32)")
       ->check(CLI::Range(1u, 1u << 20));
-  app.add_option("--seed", o.seed, "seed for `random`, for repeatable runs");
+  app.add_option("--seed", o.seed,
+                 "seed for `random`; with one thread (the default when --seed is given) runs are repeatable");
   app.add_flag("--trace", o.trace, "print every message-event to stderr");
   app.add_flag("-W,--warn-unhandled", o.warn_unhandled, "report every message that no behavior handled");
   app.add_flag("--no-prelude", o.no_prelude, "do not import the prelude (stdlib/prelude.hum) before the script");
   // Resource limits (docs/reliability.md): exceeding one stops the run, exit status 3.
-  app.add_option("--max-events", o.limits.max_events, "stop after N message-events")->check(CLI::Range(uint64_t(1), UINT64_MAX));
+  app.add_option("--max-events", o.limits.max_events, "stop after N message-events")
+      ->check(CLI::Range(uint64_t(1), UINT64_MAX));
   app.add_option("--max-actors", o.limits.max_actors, "stop when the program creates more than N actors")
       ->check(CLI::Range(uint64_t(1), UINT64_MAX));
   std::string max_memory;
@@ -157,8 +168,7 @@ int main(int argc, char** argv) {
         auto n = humus::rt::parse_byte_size(s);
         return n && *n > 0 ? std::string() : std::string("not a byte size (like 512M or 2G): ") + s;
       });
-  app.add_option("--timeout", o.limits.timeout, "stop after SECONDS of wall time")
-      ->check(CLI::PositiveNumber);
+  app.add_option("--timeout", o.limits.timeout, "stop after SECONDS of wall time")->check(CLI::PositiveNumber);
   app.add_option("--log-level", o.log_level, "runtime log level: trace, debug, info, warn, error, off")
       ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "critical", "off"}));
   try {

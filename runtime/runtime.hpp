@@ -87,6 +87,7 @@ class Runtime final : public EventRunner {
   void report_error(const EventError& e, const Actor* actor, const Value* message);
   bool had_error() const { return errors_.load(std::memory_order_relaxed) != 0; }
   RuntimeStats stats() const;
+  unsigned threads() const { return dispatcher_.threads(); }
   // Which resource limit stopped the run, if any (runtime/limits.hpp), and
   // how the humus command words it ("--max-events 1000 reached").
   LimitKind limit_reached() const { return LimitKind(limit_hit_.load(std::memory_order_acquire)); }

@@ -49,6 +49,11 @@ expect(unknown_option 2 "^$" "--bogus" ARGS --bogus ok.hum)
 expect(bad_threads 2 "^$" "--threads" ARGS --threads 0 ok.hum)
 expect(bad_log_level 2 "^$" "--log-level" ARGS --log-level loud ok.hum)
 expect(threads_2 0 "^#ok, 3\n$" "^$" ARGS --threads 2 ok.hum)
+# Worker threads: one per core unless asked; --seed alone means one (repeatable runs).
+cmake_host_system_information(RESULT cores QUERY NUMBER_OF_LOGICAL_CORES)
+expect(threads_default 0 "^#ok, 3\n$" "on ${cores} worker threads" ARGS --log-level info ok.hum)
+expect(threads_seed 0 "^#ok, 3\n$" "on 1 worker threads" ARGS --log-level info --seed 7 ok.hum)
+expect(threads_seed_explicit 0 "^#ok, 3\n$" "on 3 worker threads" ARGS --log-level info --seed 7 --threads 3 ok.hum)
 expect(trace 0 "^#ok, 3\n$" "trace: @1 <- #ok, 3" ARGS --trace ok.hum)
 
 if(failures GREATER 0)
