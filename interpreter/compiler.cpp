@@ -161,8 +161,7 @@ Access Compiler::resolve(FnScope& fs, const std::string& name) {
     return {Access::Kind::Sibling, 0, it->second.code};
   }
   if (!fs.parent) return {Access::Kind::Global};
-  if (auto it = fs.capture_index->find(name); it != fs.capture_index->end())
-    return {Access::Kind::Capture, it->second};
+  if (auto it = fs.capture_index->find(name); it != fs.capture_index->end()) return {Access::Kind::Capture, it->second};
   Access outer = resolve(*fs.parent, name);
   CaptureSource src{CaptureSource::Kind::Slot};
   switch (outer.kind) {
@@ -254,8 +253,9 @@ NodePtr Compiler::expr(FnScope& fs, const ast::Expr& e) {
       // `\x.[ ... ], y` is one function returning a pair, by the rule that a
       // body extends as far as it can; it is almost always meant as (\x.[ ... ]), y.
       if (e.body->kind == ast::ExprKind::Tuple && e.body->elements.front()->kind == ast::ExprKind::Block)
-        warnings.push_back({e.loc, "this function's body is a pair that starts with a block; if the function "
-                                   "should end at that ']', put it in parentheses: (\\x.[ ... ]), ..."});
+        warnings.push_back({e.loc,
+                            "this function's body is a pair that starts with a block; if the function "
+                            "should end at that ']', put it in parentheses: (\\x.[ ... ]), ..."});
       return lambda(fs, *e.param, *e.body, e.loc, {});
     case ast::ExprKind::Block:
       return block_literal(fs, e);
@@ -338,6 +338,7 @@ std::unique_ptr<LambdaNode> Compiler::lambda(FnScope& fs, const ast::Pattern& pa
     for (const auto& p : tuple->elements()) code->spread.push_back(p.get());
   for (auto& [name, slot] : fresh) params.slots[name] = slot;
   code->body = expr(inner, body);
+  code->direct = !code->body->may_tail_call();
   return std::make_unique<LambdaNode>(sloc(loc), code, captures);
 }
 
@@ -485,7 +486,8 @@ void Compiler::block_body(FnScope& fs, const std::vector<ast::StmtPtr>& stmts, B
     const ast::Stmt& first = *stmts[group.front()];
     if (group.size() == 1) {
       if (first.kind == ast::StmtKind::Create) {
-        body.steps.push_back(std::make_unique<CreateStmt>(sloc(first.loc), block_slot(first.name), expr(fs, *first.value)));
+        body.steps.push_back(
+            std::make_unique<CreateStmt>(sloc(first.loc), block_slot(first.name), expr(fs, *first.value)));
         continue;
       }
       FunctionBinding fb;
@@ -515,9 +517,8 @@ void Compiler::block_body(FnScope& fs, const std::vector<ast::StmtPtr>& stmts, B
       for (size_t j = 0; j < group.size(); ++j)
         specials[*fbs[j].name] =
             j == k ? Special{CaptureSource::Kind::SelfFn} : Special{CaptureSource::Kind::Sibling, codes[j]};
-      members.push_back({block_slot(*fbs[k].name),
-                         lambda(fs, *fbs[k].param, *fbs[k].body, fbs[k].loc, std::move(specials), captures, index,
-                                codes[k])});
+      members.push_back({block_slot(*fbs[k].name), lambda(fs, *fbs[k].param, *fbs[k].body, fbs[k].loc,
+                                                          std::move(specials), captures, index, codes[k])});
     }
     body.steps.push_back(std::make_unique<GroupStmt>(sloc(first.loc), std::move(members)));
   }

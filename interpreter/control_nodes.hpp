@@ -23,6 +23,7 @@ class LetInNode final : public Node {
     bind(f);
     return body_->eval_tail(f, tc);
   }
+  bool may_tail_call() const override { return body_->may_tail_call(); }
   Tail exec(Frame& f, TailCall& tc) const override {
     bind(f);
     return body_->exec(f, tc);
@@ -53,6 +54,7 @@ class ChoiceNode : public Node {
     tc.value = Value::undefined();
     return false;
   }
+  bool may_tail_call() const override { return static_cast<const Derived*>(this)->any_branch_may_tail_call(); }
   Tail exec(Frame& f, TailCall& tc) const override {
     const Node* n = pick(f);
     return n ? n->exec(f, tc) : Tail::None;
@@ -80,6 +82,11 @@ class IfNode final : public ChoiceNode<IfNode> {
       if (b.condition->holds(f)) return b.body.get();
     return else_.get();
   }
+  bool any_branch_may_tail_call() const {
+    for (const auto& b : branches_)
+      if (b.body->may_tail_call()) return true;
+    return else_ && else_->may_tail_call();
+  }
 
  private:
   std::vector<Branch> branches_;
@@ -100,6 +107,11 @@ class CaseNode final : public ChoiceNode<CaseNode> {
     for (const auto& a : alts_)
       if (a.pattern->match(v, f)) return a.body.get();
     return nullptr;
+  }
+  bool any_branch_may_tail_call() const {
+    for (const auto& a : alts_)
+      if (a.body->may_tail_call()) return true;
+    return false;
   }
 
  private:

@@ -74,7 +74,7 @@ class GlobalNode final : public Node {
 struct CaptureSource {
   enum class Kind : uint8_t { Slot, Capture, SelfFn, Sibling };
   Kind kind;
-  uint32_t index = 0;                 // Slot, Capture
+  uint32_t index = 0;                   // Slot, Capture
   const LambdaCode* sibling = nullptr;  // Sibling
 };
 Value fetch_capture(const CaptureSource& src, Frame& f);
@@ -134,6 +134,7 @@ class CallNode final : public Node {
       : Node(l), fn_(std::move(fn)), arg_(std::move(arg)) {}
   Value eval(Frame& f) const override;
   bool eval_tail(Frame& f, TailCall& tc) const override;
+  bool may_tail_call() const override { return true; }
   Tail exec(Frame& f, TailCall& tc) const override;
 
  private:
@@ -151,6 +152,7 @@ class CallNNode final : public Node {
       : Node(l), fn_(std::move(fn)), args_(std::move(args)) {}
   Value eval(Frame& f) const override;
   bool eval_tail(Frame& f, TailCall& tc) const override;
+  bool may_tail_call() const override { return true; }
   Tail exec(Frame& f, TailCall& tc) const override;
 
  private:

@@ -51,6 +51,9 @@ class Node {
     tc.value = eval(f);
     return false;
   }
+  // Whether eval_tail can ever leave a call pending (a function whose body
+  // cannot is applied without the tail-call loop's bookkeeping).
+  virtual bool may_tail_call() const { return false; }
   // Statement position: runs the statements it stands for, and returns what
   // is left to run (see Tail). ? does nothing; any other value is an error.
   virtual Tail exec(Frame& f, TailCall& tc) const;

@@ -151,6 +151,15 @@ const LambdaCode* spread_target(const Value& fn, uint32_t n) {
 Value CallNNode::eval(Frame& f) const {
   Value fn = fn_->eval(f);
   const auto n = uint32_t(args_.size());
+  if (n == 2) {  // the common case (add(n, 1), f(a, b)) without the scratch array
+    Value two[2] = {args_[0]->eval(f), args_[1]->eval(f)};
+    if (fn.is(rt::ObjKind::Native)) {
+      if (const auto* nat = fn.as<rt::Native>(); nat->fn2) return nat->fn2(two[0], two[1]);
+    } else if (const LambdaCode* code = spread_target(fn, 2)) {
+      return code->apply_spread(*fn.as<rt::Closure>(), two, 2, f.cx);
+    }
+    return apply_function(fn, rt::make_pair(std::move(two[0]), std::move(two[1])), f.cx, loc);
+  }
   Value vals[TailCall::kMaxSpread];
   for (uint32_t i = 0; i < n; ++i) vals[i] = args_[i]->eval(f);
   if (fn.is(rt::ObjKind::Native)) {
@@ -309,9 +318,20 @@ Value LambdaCode::apply_spread(const rt::Closure& self, Value* args, uint32_t n,
   return run(self, nullptr, args, n, cx);
 }
 
+Value LambdaCode::run(const rt::Closure& self, const Value* arg, const Value* args, uint32_t n, rt::Context& cx) const {
+  if (!direct) return run_loop(self, arg, args, n, cx);
+  // A body without calls in tail position (a behavior factory such as
+  // `DEF counter(sum) AS \msg.[...]`): one frame, no tail-call bookkeeping.
+  rt::check_stack(loc);
+  HUMUS_FRAME(f, layout.slots, &self, cx);
+  if (!bind(f, arg, args, n)) return Value::undefined();
+  return body->eval(f);
+}
+
 // Calls in tail position loop here instead of recursing: a tail-recursive
 // function runs in constant C++ stack, in one reused frame.
-Value LambdaCode::run(const rt::Closure& self, const Value* arg, const Value* args, uint32_t n, rt::Context& cx) const {
+Value LambdaCode::run_loop(const rt::Closure& self, const Value* arg, const Value* args, uint32_t n,
+                           rt::Context& cx) const {
   rt::check_stack(loc);
   ReusedSlots slots;
   const rt::Closure* closure = &self;

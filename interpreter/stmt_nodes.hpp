@@ -159,12 +159,14 @@ class LambdaCode final : public rt::FunctionCode {
 
  private:
   Value run(const rt::Closure& self, const Value* arg, const Value* args, uint32_t n, rt::Context& cx) const;
+  Value run_loop(const rt::Closure& self, const Value* arg, const Value* args, uint32_t n, rt::Context& cx) const;
 
  public:
   FrameLayout layout;
   std::unique_ptr<PatNode> param;
   std::vector<const PatNode*> spread;  // the parameter's elements, when it is a tuple pattern
   std::unique_ptr<Node> body;
+  bool direct = false;  // body->may_tail_call() is false: run() needs no loop
   std::shared_ptr<CaptureList> captures;
 };
 
