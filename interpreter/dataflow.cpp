@@ -239,8 +239,8 @@ BlockPlan plan_block(const std::vector<ast::StmtPtr>& stmts) {
       auto [it, fresh] = bound_by.emplace(name, std::make_pair(i, loc));
       if (!fresh) {
         const ast::Loc first = it->second.second;
-        throw CompileError{loc, "'" + name + "' is bound twice in this block (first at " +
-                                    std::to_string(first.line) + ":" + std::to_string(first.column) + ")"};
+        throw CompileError{loc, "'" + name + "' is bound twice in this block (first at " + std::to_string(first.line) +
+                                    ":" + std::to_string(first.column) + ")"};
       }
     }
     if (s.kind == ast::StmtKind::Create) {
@@ -308,8 +308,7 @@ BlockPlan plan_block(const std::vector<ast::StmtPtr>& stmts) {
         group.push_back(w);
       } while (w != node);
       std::sort(group.begin(), group.end());
-      bool cyclic = group.size() > 1 ||
-                    std::find(deps[node].begin(), deps[node].end(), node) != deps[node].end();
+      bool cyclic = group.size() > 1 || std::find(deps[node].begin(), deps[node].end(), node) != deps[node].end();
       if (cyclic) {
         FunctionBinding fb;
         for (size_t m : group) {

@@ -39,10 +39,10 @@ struct FunctionBinding {
 bool as_function_binding(const ast::Stmt& s, FunctionBinding& out);
 
 struct BlockPlan {
-  std::vector<size_t> creates;                   // CREATE statements, in source order
-  std::vector<std::vector<size_t>> bindings;     // groups in execution order; a group of
-                                                 // more than one is mutually recursive functions
-  std::vector<size_t> effects;                   // in source order
+  std::vector<size_t> creates;                // CREATE statements, in source order
+  std::vector<std::vector<size_t>> bindings;  // groups in execution order; a group of
+                                              // more than one is mutually recursive functions
+  std::vector<size_t> effects;                // in source order
 };
 
 // Throws CompileError for a name bound twice in the block or a circular definition.

@@ -104,9 +104,7 @@ class HostBehaviorCode final : public rt::FunctionCode {
 class AskCode final : public rt::FunctionCode {
  public:
   explicit AskCode(Runtime::Impl* impl) : rt::FunctionCode(rt::SourceLoc{}), impl_(impl) { loc.file = &file_; }
-  rt::Value apply(const rt::Closure&, const rt::Value&, rt::Context&) const override {
-    return rt::Value::undefined();
-  }
+  rt::Value apply(const rt::Closure&, const rt::Value&, rt::Context&) const override { return rt::Value::undefined(); }
   bool run_behavior(const rt::Closure& self, const rt::Value& msg, rt::Context&) const override;
 
  private:
@@ -116,16 +114,19 @@ class AskCode final : public rt::FunctionCode {
 
 Diagnostic convert(const interp::Interpreter::Diagnostic& d) {
   return Diagnostic{d.file, d.line, d.column,
-                    d.severity == "warning" ? Diagnostic::Severity::Warning : Diagnostic::Severity::Error,
-                    d.message};
+                    d.severity == "warning" ? Diagnostic::Severity::Warning : Diagnostic::Severity::Error, d.message};
 }
 
 Result::Status status_of(interp::Interpreter::Outcome o) {
   switch (o) {
-    case interp::Interpreter::Outcome::Ok: return Result::Status::Ok;
-    case interp::Interpreter::Outcome::SyntaxError: return Result::Status::SyntaxError;
-    case interp::Interpreter::Outcome::CompileError: return Result::Status::CompileError;
-    case interp::Interpreter::Outcome::RuntimeError: return Result::Status::RuntimeError;
+    case interp::Interpreter::Outcome::Ok:
+      return Result::Status::Ok;
+    case interp::Interpreter::Outcome::SyntaxError:
+      return Result::Status::SyntaxError;
+    case interp::Interpreter::Outcome::CompileError:
+      return Result::Status::CompileError;
+    case interp::Interpreter::Outcome::RuntimeError:
+      return Result::Status::RuntimeError;
   }
   return Result::Status::RuntimeError;
 }
@@ -154,7 +155,7 @@ struct Runtime::Impl {
   mutable std::shared_mutex life;  // shared: a call in progress; exclusive: shutdown
   bool down = false;
 
-  std::mutex load_mutex;                      // one unit loads at a time
+  std::mutex load_mutex;                          // one unit loads at a time
   std::vector<Diagnostic>* collecting = nullptr;  // the Result being filled (under load_mutex)
 
   std::unique_ptr<interp::Interpreter> interp;
@@ -166,7 +167,8 @@ struct Runtime::Impl {
     ro.seed = options.seed;
     ro.out = options.out;
     ro.err = options.err;
-    if (!ro.err && options.logger) ro.err = [log = options.logger](std::string_view s) { log(level_of(s), s); };
+    if (!ro.err && options.logger)
+      ro.err = [log = options.logger](std::string_view s) { log(level_of(s), s); };
     else if (ro.err && options.logger)
       ro.err = [err = options.err, log = options.logger](std::string_view s) {
         err(s);
@@ -365,9 +367,7 @@ void Runtime::define(std::string_view name, const Value& value) {
   g.set(g.slot(name), to_rt(value));
 }
 
-void Runtime::define_function(std::string_view name, Function fn) {
-  define(name, function(std::move(fn), name));
-}
+void Runtime::define_function(std::string_view name, Function fn) { define(name, function(std::move(fn), name)); }
 
 Value Runtime::define_actor(std::string_view name, Behavior behavior) {
   Value actor = create(std::move(behavior));

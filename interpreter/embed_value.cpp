@@ -110,9 +110,7 @@ Value Value::boolean(bool b) { return adopt(rt::Value::boolean(b)); }
 Value Value::symbol(std::string_view name) { return adopt(rt::Value::symbol(rt::intern_symbol(name))); }
 Value Value::nil() { return adopt(rt::Value::nil()); }
 
-Value Value::pair(Value head, Value tail) {
-  return adopt(rt::make_pair(view(head), view(tail)));
-}
+Value Value::pair(Value head, Value tail) { return adopt(rt::make_pair(view(head), view(tail))); }
 
 Value Value::tuple(std::initializer_list<Value> elements) {
   return tuple(std::span<const Value>(elements.begin(), elements.size()));

@@ -35,8 +35,7 @@ CompiledUnit* Interpreter::load(ast::SourcePtr source, Outcome* outcome, bool* i
   }
   try {
     auto unit = compile_program(*parsed.program, *runtime_, arena_);
-    for (const auto& w : unit->warnings)
-      report_source_diagnostic(*source, w.loc, "warning", w.message);
+    for (const auto& w : unit->warnings) report_source_diagnostic(*source, w.loc, "warning", w.message);
     CompiledUnit* raw = unit.get();
     arena_.keep(std::move(unit));
     if (outcome) *outcome = Outcome::Ok;
@@ -140,8 +139,7 @@ bool resolve(const std::string& name, const std::string& from_dir, fs::path& fil
 
 }  // namespace
 
-std::string Interpreter::resolve_module(const std::string& name, const std::string& from_dir,
-                                        std::string* searched) {
+std::string Interpreter::resolve_module(const std::string& name, const std::string& from_dir, std::string* searched) {
   fs::path file;
   std::string shown, tried;
   bool found = resolve(name, from_dir, file, shown, tried);
@@ -162,8 +160,8 @@ void Interpreter::report_source_diagnostic(const ast::Source& source, ast::Loc l
 
 void Interpreter::report_import_error(const rt::SourceLoc* loc, const std::string& message) {
   if (diagnostic_handler_)
-    diagnostic_handler_({loc ? loc->file_name() : std::string(), loc ? loc->line : 0, loc ? loc->column : 0,
-                         "error", message});
+    diagnostic_handler_(
+        {loc ? loc->file_name() : std::string(), loc ? loc->line : 0, loc ? loc->column : 0, "error", message});
   else if (loc)
     runtime_->report_error(rt::EventError{*loc, message, {}}, nullptr, nullptr);
   else

@@ -76,8 +76,7 @@ class Interpreter {
   void wait_idle() { runtime_->wait_idle(); }
 
  private:
-  Outcome run_stmt(const CompiledUnit& unit, const TopStmt& t,
-                   const std::function<void(const rt::Value&)>& on_value);
+  Outcome run_stmt(const CompiledUnit& unit, const TopStmt& t, const std::function<void(const rt::Value&)>& on_value);
   // IMPORT with the location of the statement (null for hosts' imports).
   Outcome import_at(const std::string& name, const std::string& from_dir, const rt::SourceLoc* loc);
   void report_import_error(const rt::SourceLoc* loc, const std::string& message);
@@ -86,10 +85,10 @@ class Interpreter {
 
   std::unique_ptr<rt::Runtime> runtime_;
   CodeArena arena_;
-  rt::Context top_;  // the context of top-level statements
-  std::set<std::string> imported_;   // canonical paths of modules run (or running)
+  rt::Context top_;                                             // the context of top-level statements
+  std::set<std::string> imported_;                              // canonical paths of modules run (or running)
   std::vector<std::pair<std::string, std::string>> importing_;  // (canonical, shown) being run, for cycles
-  std::map<const ast::Source*, std::string> module_dirs_;  // a module's real folder, for its relative IMPORTs
+  std::map<const ast::Source*, std::string> module_dirs_;       // a module's real folder, for its relative IMPORTs
   DiagnosticHandler diagnostic_handler_;
 };
 

@@ -52,9 +52,7 @@ class ValuePat final : public PatNode {
 class SelfPat final : public PatNode {
  public:
   using PatNode::PatNode;
-  bool match(const Value& v, Frame& f) const override {
-    return f.cx.self && v.is_actor() && v.object() == f.cx.self;
-  }
+  bool match(const Value& v, Frame& f) const override { return f.cx.self && v.is_actor() && v.object() == f.cx.self; }
 };
 
 // p1, p2, ..., pn: element by element; pn matches the rest.

@@ -19,10 +19,10 @@ struct TopStmt {
   ast::Loc loc;
   rt::SourceLoc source_loc;
   FrameLayout layout;
-  BlockBody body;                                       // CREATE actors, bindings, effects
-  std::vector<std::pair<uint32_t, uint32_t>> publish;   // (slot, global) after the body ran
-  std::unique_ptr<Node> expr;                           // an expression statement's value
-  std::string import;                                   // IMPORT "..." (handled by the interpreter)
+  BlockBody body;                                      // CREATE actors, bindings, effects
+  std::vector<std::pair<uint32_t, uint32_t>> publish;  // (slot, global) after the body ran
+  std::unique_ptr<Node> expr;                          // an expression statement's value
+  std::string import;                                  // IMPORT "..." (handled by the interpreter)
   bool is_import = false;
 };
 

@@ -19,9 +19,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const char* const kKeywords[] = {"LET",   "DEF",    "AS",   "IN",     "IF",   "ELIF",  "ELSE", "CASE",
-                                 "OF",    "END",    "SEND", "TO",     "AFTER", "CREATE", "WITH", "BECOME",
-                                 "THROW", "NEW",    "SELF", "TRUE",   "FALSE", "NIL",   "NOW",  "IMPORT"};
+const char* const kKeywords[] = {"LET",   "DEF", "AS",   "IN",   "IF",    "ELIF",   "ELSE", "CASE",
+                                 "OF",    "END", "SEND", "TO",   "AFTER", "CREATE", "WITH", "BECOME",
+                                 "THROW", "NEW", "SELF", "TRUE", "FALSE", "NIL",    "NOW",  "IMPORT"};
 
 const char kHelp[] =
     "Type a statement to run it, or an expression to see its value.\n"
@@ -77,8 +77,7 @@ const char* kind_of(const rt::Value& v) {
 
 class Repl {
  public:
-  Repl(const rt::RuntimeOptions& options, bool prelude)
-      : base_(options), prelude_(prelude), term_(history_path()) {
+  Repl(const rt::RuntimeOptions& options, bool prelude) : base_(options), prelude_(prelude), term_(history_path()) {
     repl_thread_ = std::this_thread::get_id();
     term_.set_completer([this](std::string_view before, size_t& start) { return complete(before, start); });
     reset();

@@ -23,7 +23,7 @@ namespace {
 
 // Signal state: the handlers only touch these and write(2) a byte.
 int g_signal_pipe[2] = {-1, -1};
-std::atomic<int> g_sigint{0};       // Ctrl-C presses not yet handled
+std::atomic<int> g_sigint{0};  // Ctrl-C presses not yet handled
 std::atomic<bool> g_sigwinch{false};
 std::atomic<bool> g_busy{false};
 std::atomic<int> g_busy_sigint{0};  // Ctrl-C presses while evaluating

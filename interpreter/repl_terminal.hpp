@@ -51,9 +51,9 @@ class Terminal {
   static char* prompt_fn(editline* el);
   static unsigned char complete_fn(editline* el, int ch);
 
-  void show_pending();              // editing thread: print queued output, redraw the line
-  void erase_input();               // editing thread: clear the prompt and line from the screen
-  void move_to_input_end();         // editing thread: cursor after the last character typed
+  void show_pending();       // editing thread: print queued output, redraw the line
+  void erase_input();        // editing thread: clear the prompt and line from the screen
+  void move_to_input_end();  // editing thread: cursor after the last character typed
   int columns() const;
   size_t cursor_offset(bool at_end) const;
 
@@ -64,7 +64,7 @@ class Terminal {
   Completer completer_;
   bool interrupted_ = false;
 
-  std::mutex mutex_;          // guards editing_ and pending_, serialises writes
+  std::mutex mutex_;  // guards editing_ and pending_, serialises writes
   bool editing_ = false;
   std::string pending_;
   int wake_[2] = {-1, -1};
