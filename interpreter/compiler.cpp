@@ -309,6 +309,15 @@ NodePtr Compiler::call(FnScope& fs, const ast::Expr& e) {
       e.argument->elements.size() <= TailCall::kMaxSpread) {
     std::vector<NodePtr> args;
     for (const auto& x : e.argument->elements) args.push_back(expr(fs, *x));
+    if (args.size() == 2)
+      if (const auto* g = dynamic_cast<const GlobalNode*>(fn.get())) {
+        rt::Value now = rt::Value::from_immortal_bits(g->cell()->load(std::memory_order_acquire));
+        if (now.is(rt::ObjKind::Native) && now.as<rt::Native>()->fn2) {
+          std::unique_ptr<GlobalNode> global(static_cast<GlobalNode*>(fn.release()));
+          return std::make_unique<Builtin2Node>(l, std::move(global), now.as<rt::Native>(), std::move(args[0]),
+                                                std::move(args[1]));
+        }
+      }
     return std::make_unique<CallNNode>(l, std::move(fn), std::move(args));
   }
   NodePtr arg = e.argument ? expr(fs, *e.argument) : nullptr;

@@ -63,9 +63,10 @@ class GlobalNode final : public Node {
       undefined();
     return v;
   }
+  const std::atomic<uint64_t>* cell() const { return cell_; }
+  [[noreturn]] void undefined() const;
 
  private:
-  [[noreturn]] void undefined() const;
   const std::atomic<uint64_t>* cell_;
   std::string name_;
 };
@@ -158,6 +159,56 @@ class CallNNode final : public Node {
  private:
   std::unique_ptr<Node> fn_;
   std::vector<std::unique_ptr<Node>> args_;  // 2 <= size <= TailCall::kMaxSpread
+};
+
+// A two-argument call of a global that held a built-in such as add or
+// greater when the call was compiled: calls its C++ function directly,
+// after checking that the global still holds it (a later DEF may rebind
+// the name; then it is an ordinary call).
+class Builtin2Node final : public Node {
+ public:
+  Builtin2Node(rt::SourceLoc l, std::unique_ptr<GlobalNode> fn, const rt::Native* native, std::unique_ptr<Node> a,
+               std::unique_ptr<Node> b);
+  Value eval(Frame& f) const override {
+    const uint64_t bits = fn_->cell()->load(std::memory_order_acquire);
+    if (bits != reinterpret_cast<uint64_t>(native_)) [[unlikely]]
+      return call_rebound(f, Value::from_immortal_bits(bits));
+    Value a = a_->eval(f);
+    Value b = b_->eval(f);
+    if (op_ != Op::Other && a.is_small() && b.is_small()) {
+      // Small integers in place; their sum or difference always fits in 64 bits.
+      const int64_t x = a.small_value(), y = b.small_value();
+      switch (op_) {
+        case Op::Add:
+          if (Value::fits_small(x + y)) return Value::small(x + y);
+          break;
+        case Op::Sub:
+          if (Value::fits_small(x - y)) return Value::small(x - y);
+          break;
+        case Op::Less:
+          return Value::boolean(x < y);
+        case Op::LessEqual:
+          return Value::boolean(x <= y);
+        case Op::Greater:
+          return Value::boolean(x > y);
+        case Op::GreaterEqual:
+          return Value::boolean(x >= y);
+        case Op::Eq:
+          return Value::boolean(x == y);
+        case Op::Other:
+          break;
+      }
+    }
+    return native_->fn2(a, b);
+  }
+
+ private:
+  enum class Op : uint8_t { Other, Add, Sub, Less, LessEqual, Greater, GreaterEqual, Eq };
+  Value call_rebound(Frame& f, Value fn) const;
+  std::unique_ptr<GlobalNode> fn_;
+  const rt::Native* native_;
+  Op op_ = Op::Other;
+  std::unique_ptr<Node> a_, b_;
 };
 
 class TupleNode final : public Node {

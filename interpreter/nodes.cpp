@@ -195,6 +195,32 @@ bool CallNNode::eval_tail(Frame& f, TailCall& tc) const {
   return true;
 }
 
+Builtin2Node::Builtin2Node(rt::SourceLoc l, std::unique_ptr<GlobalNode> fn, const rt::Native* native,
+                           std::unique_ptr<Node> a, std::unique_ptr<Node> b)
+    : Node(l), fn_(std::move(fn)), native_(native), a_(std::move(a)), b_(std::move(b)) {
+  static const std::pair<std::string_view, Op> kOps[] = {{"add", Op::Add},
+                                                         {"sub", Op::Sub},
+                                                         {"less", Op::Less},
+                                                         {"less_equal", Op::LessEqual},
+                                                         {"greater", Op::Greater},
+                                                         {"greater_equal", Op::GreaterEqual},
+                                                         {"eq", Op::Eq}};
+  for (auto [name, op] : kOps)
+    if (name == native->name) op_ = op;
+}
+
+Value Builtin2Node::call_rebound(Frame& f, Value fn) const {
+  if (fn.empty()) fn_->undefined();
+  Value a = a_->eval(f);
+  Value b = b_->eval(f);
+  if (fn.is(rt::ObjKind::Native) && fn.as<rt::Native>()->fn2) return fn.as<rt::Native>()->fn2(a, b);
+  if (const LambdaCode* code = spread_target(fn, 2)) {
+    Value two[2] = {std::move(a), std::move(b)};
+    return code->apply_spread(*fn.as<rt::Closure>(), two, 2, f.cx);
+  }
+  return apply_function(fn, rt::make_pair(std::move(a), std::move(b)), f.cx, loc);
+}
+
 Tail CallNNode::exec(Frame& f, TailCall& tc) const {
   if (!eval_tail(f, tc)) return statement_value(std::move(tc.value), tc, tc.site ? *tc.site : loc);
   if (!tc.site) tc.site = &loc;  // a call in a callee's tail keeps the statement's site
