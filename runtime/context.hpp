@@ -36,6 +36,11 @@ struct Effects {
     sends.clear();
     delayed.clear();
     become = Value();
+    // Kept for the next event, unless one huge event (a loop of a million
+    // sends) grew them: that memory goes back rather than staying with the worker.
+    constexpr size_t kKeep = 1 << 14;
+    if (sends.capacity() > kKeep) std::vector<Send>().swap(sends);
+    if (delayed.capacity() > kKeep) std::vector<Delayed>().swap(delayed);
   }
 };
 
