@@ -1,0 +1,41 @@
+# The benchmark programs of scripts/bench/ give the right answer, at small
+# sizes (their speed is measured by scripts/bench/run, never by tests).
+#   cmake -DHUMUS=<humus binary> -DSRC=<scripts/bench> -DDIR=<scratch dir> -P bench_smoke.cmake
+cmake_minimum_required(VERSION 3.25)
+set(failures 0)
+
+# check(FILE EXPECTED NAME=VALUE...): runs FILE.hum with each DEF NAME AS ... set to VALUE.
+function(check file expected)
+  file(READ "${SRC}/${file}.hum" text)
+  foreach(p ${ARGN})
+    string(REPLACE "=" ";" kv "${p}")
+    list(GET kv 0 name)
+    list(GET kv 1 value)
+    string(REGEX REPLACE "\nDEF ${name} AS [^\n]*" "\nDEF ${name} AS ${value}" text "${text}")
+  endforeach()
+  file(WRITE "${DIR}/${file}.hum" "${text}")
+  foreach(threads 1 2)
+    execute_process(COMMAND "${HUMUS}" --threads ${threads} "${DIR}/${file}.hum" OUTPUT_VARIABLE out
+                    ERROR_VARIABLE err RESULT_VARIABLE rc TIMEOUT 120)
+    if(NOT rc EQUAL 0 OR NOT out STREQUAL "${expected}\n" OR NOT err STREQUAL "")
+      message("FAIL ${file} ${ARGN} on ${threads} threads: status ${rc}\n  stdout: [${out}]\n  stderr: [${err}]")
+      math(EXPR n "${failures} + 1")
+      set(failures ${n} PARENT_SCOPE)
+    endif()
+  endforeach()
+endfunction()
+
+file(MAKE_DIRECTORY "${DIR}")
+check(ring 600 N=100 M=6)
+check(pingpong 1000 K=1000)
+check(fib 610 N=15)
+check(fib_server 610 N=15)
+check(counting 500500 K=1000)
+check(chain 1000 N=1000)
+check(parallel 3000 P=3 K=1000)
+check(squeue 500500 k=1000)
+check(fqueue 500500 K=1000)
+
+if(failures GREATER 0)
+  message(FATAL_ERROR "${failures} benchmark programs gave a wrong answer")
+endif()
