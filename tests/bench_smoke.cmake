@@ -14,8 +14,14 @@ function(check file expected)
     string(REGEX REPLACE "\nDEF ${name} AS [^\n]*" "\nDEF ${name} AS ${value}" text "${text}")
   endforeach()
   file(WRITE "${DIR}/${file}.hum" "${text}")
+  # The ring closes on itself, and actors in a reference cycle are never
+  # freed (a documented limit, docs/reliability.md): no leak report for it.
+  set(env)
+  if(file STREQUAL "ring")
+    set(env ${CMAKE_COMMAND} -E env "ASAN_OPTIONS=detect_leaks=0:abort_on_error=1")
+  endif()
   foreach(threads 1 2)
-    execute_process(COMMAND "${HUMUS}" --threads ${threads} "${DIR}/${file}.hum" OUTPUT_VARIABLE out
+    execute_process(COMMAND ${env} "${HUMUS}" --threads ${threads} "${DIR}/${file}.hum" OUTPUT_VARIABLE out
                     ERROR_VARIABLE err RESULT_VARIABLE rc TIMEOUT 120)
     if(NOT rc EQUAL 0 OR NOT out STREQUAL "${expected}\n" OR NOT err STREQUAL "")
       message("FAIL ${file} ${ARGN} on ${threads} threads: status ${rc}\n  stdout: [${out}]\n  stderr: [${err}]")
