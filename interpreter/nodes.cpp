@@ -126,11 +126,16 @@ bool CallNode::eval_tail(Frame& f, TailCall& tc) const {
 // In statement position a call to a Humus function is left to run_tail,
 // which runs the callee's body as a statement: a block it gives runs in
 // place instead of becoming a block value.
-Tail CallNode::exec(Frame& f, TailCall& tc) const {
-  if (!eval_tail(f, tc)) return statement_value(std::move(tc.value), tc, tc.site ? *tc.site : loc);
-  if (!tc.site) tc.site = &loc;  // a call in a callee's tail keeps the statement's site
+namespace {
+// A call node in statement position: its eval_tail, as a statement's tail.
+Tail exec_call(const Node& call, Frame& f, TailCall& tc) {
+  if (!call.eval_tail(f, tc)) return statement_value(std::move(tc.value), tc, tc.site ? *tc.site : call.loc);
+  if (!tc.site) tc.site = &call.loc;  // a call in a callee's tail keeps the statement's site
   return Tail::Call;
 }
+}  // namespace
+
+Tail CallNode::exec(Frame& f, TailCall& tc) const { return exec_call(*this, f, tc); }
 
 namespace {
 // (vals[0], ..., vals[n-1]) as right-nested pairs, built from the back.
@@ -146,6 +151,17 @@ const LambdaCode* spread_target(const Value& fn, uint32_t n) {
   const auto* code = static_cast<const LambdaCode*>(fn.as<rt::Closure>()->code);
   return code->spread.size() == n ? code : nullptr;
 }
+
+// fn(two[0], two[1]): a built-in's two-argument entry, a Humus function's
+// spread parameters, or else the pair.
+Value apply2(const Value& fn, Value* two, rt::Context& cx, const rt::SourceLoc& loc) {
+  if (fn.is(rt::ObjKind::Native)) {
+    if (const auto* nat = fn.as<rt::Native>(); nat->fn2) return nat->fn2(two[0], two[1]);
+  } else if (const LambdaCode* code = spread_target(fn, 2)) {
+    return code->apply_spread(*fn.as<rt::Closure>(), two, 2, cx);
+  }
+  return apply_function(fn, rt::make_pair(std::move(two[0]), std::move(two[1])), cx, loc);
+}
 }  // namespace
 
 Value CallNNode::eval(Frame& f) const {
@@ -153,12 +169,7 @@ Value CallNNode::eval(Frame& f) const {
   const auto n = uint32_t(args_.size());
   if (n == 2) {  // the common case (add(n, 1), f(a, b)) without the scratch array
     Value two[2] = {args_[0]->eval(f), args_[1]->eval(f)};
-    if (fn.is(rt::ObjKind::Native)) {
-      if (const auto* nat = fn.as<rt::Native>(); nat->fn2) return nat->fn2(two[0], two[1]);
-    } else if (const LambdaCode* code = spread_target(fn, 2)) {
-      return code->apply_spread(*fn.as<rt::Closure>(), two, 2, f.cx);
-    }
-    return apply_function(fn, rt::make_pair(std::move(two[0]), std::move(two[1])), f.cx, loc);
+    return apply2(fn, two, f.cx, loc);
   }
   Value vals[TailCall::kMaxSpread];
   for (uint32_t i = 0; i < n; ++i) vals[i] = args_[i]->eval(f);
@@ -211,21 +222,11 @@ Builtin2Node::Builtin2Node(rt::SourceLoc l, std::unique_ptr<GlobalNode> fn, cons
 
 Value Builtin2Node::call_rebound(Frame& f, Value fn) const {
   if (fn.empty()) fn_->undefined();
-  Value a = a_->eval(f);
-  Value b = b_->eval(f);
-  if (fn.is(rt::ObjKind::Native) && fn.as<rt::Native>()->fn2) return fn.as<rt::Native>()->fn2(a, b);
-  if (const LambdaCode* code = spread_target(fn, 2)) {
-    Value two[2] = {std::move(a), std::move(b)};
-    return code->apply_spread(*fn.as<rt::Closure>(), two, 2, f.cx);
-  }
-  return apply_function(fn, rt::make_pair(std::move(a), std::move(b)), f.cx, loc);
+  Value two[2] = {a_->eval(f), b_->eval(f)};
+  return apply2(fn, two, f.cx, loc);
 }
 
-Tail CallNNode::exec(Frame& f, TailCall& tc) const {
-  if (!eval_tail(f, tc)) return statement_value(std::move(tc.value), tc, tc.site ? *tc.site : loc);
-  if (!tc.site) tc.site = &loc;  // a call in a callee's tail keeps the statement's site
-  return Tail::Call;
-}
+Tail CallNNode::exec(Frame& f, TailCall& tc) const { return exec_call(*this, f, tc); }
 
 Value TupleNode::eval(Frame& f) const {
   if (elems_.size() == 2) {  // the common case, without the scratch array
