@@ -292,7 +292,7 @@ Value ActorContext::self() const {
 
 void ActorContext::send(const Value& target, Value message) {
   check_actor(target, "humus::ActorContext::send");
-  RuntimeAccess::cx(*this).fx.sends.push_back({to_rt(target), to_rt(message)});
+  RuntimeAccess::cx(*this).fx.send(to_rt(target).as<rt::Actor>(), to_rt(message));
 }
 
 void ActorContext::send_after(std::chrono::milliseconds delay, const Value& target, Value message) {

@@ -268,7 +268,7 @@ Tail SendStmt::exec(Frame& f, TailCall&) const {
   Value msg = msg_->eval(f);
   Value target = target_->eval(f);
   if (!target.is_actor()) runtime_error(loc, "SEND ... TO needs an actor, not " + describe(target));
-  f.cx.fx.sends.push_back({std::move(target), std::move(msg)});
+  f.cx.fx.send(target.as<rt::Actor>(), std::move(msg));
   return Tail::None;
 }
 

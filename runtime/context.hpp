@@ -11,37 +11,60 @@
 #include <cstdint>
 #include <vector>
 
+#include "runtime/actor.hpp"
 #include "runtime/value.hpp"
 
 namespace humus::rt {
 
 class Runtime;
-struct Actor;
 
 struct Effects {
-  struct Send {
-    Value target;  // an actor
-    Value message;
+  Effects() = default;
+  Effects(const Effects&) = delete;
+  Effects& operator=(const Effects&) = delete;
+  ~Effects() { clear(); }
+
+  // Consecutive sends to one actor: their messages, already linked into the
+  // chain that the commit splices into the actor's mailbox in one step. A
+  // message is made once, at SEND; a loop of a million sends to one actor
+  // is one run, and committing it is one exchange on the mailbox.
+  struct Run {
+    Actor* target;  // holds a reference until the run is committed or dropped
+    Message* first;
+    Message* last;
+    uint64_t count;
   };
   struct Delayed {
     int64_t delay_ms;
     Value target;
     Value message;
   };
-  std::vector<Send> sends;       // in SEND order
+  std::vector<Run> runs;         // in SEND order
   std::vector<Delayed> delayed;  // AFTER, in statement order
   Value become;                  // empty unless BECOME ran
 
-  void clear() {
-    sends.clear();
-    delayed.clear();
-    become = Value();
-    // Kept for the next event, unless one huge event (a loop of a million
-    // sends) grew them: that memory goes back rather than staying with the worker.
-    constexpr size_t kKeep = 1 << 14;
-    if (sends.capacity() > kKeep) std::vector<Send>().swap(sends);
-    if (delayed.capacity() > kKeep) std::vector<Delayed>().swap(delayed);
+  // Buffers SEND message TO target (an actor, borrowed).
+  void send(Actor* target, Value message) {
+    auto* m = new Message;
+    m->payload = std::move(message);
+    if (!runs.empty() && runs.back().target == target) [[likely]] {
+      Run& r = runs.back();
+      r.last->next.store(m, std::memory_order_relaxed);  // published by the commit's push
+      r.last = m;
+      ++r.count;
+      return;
+    }
+    target->retain();
+    runs.push_back({target, m, m, 1});
   }
+
+  // Drops everything buffered (a failed event, or what a commit left).
+  void clear() {
+    if (!runs.empty() || !delayed.empty() || !become.empty()) drop_all();
+  }
+
+ private:
+  void drop_all();
 };
 
 // Cache-line aligned: each worker writes its own context on every event, and

@@ -64,18 +64,22 @@ void Dispatcher::stop() {
 // ------------------------------------------------------------------ sending
 
 void Dispatcher::enqueue(Actor* target, Value msg) {
+  auto* m = new Message;
+  m->payload = std::move(msg);
+  enqueue_chain(target, m, m, 1);
+}
+
+void Dispatcher::enqueue_chain(Actor* target, Message* first, Message* last, uint64_t count) {
   Worker* w = current_worker();
   if (w) {
-    w->sent.store(w->sent.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+    w->sent.store(w->sent.load(std::memory_order_relaxed) + count, std::memory_order_relaxed);
   } else {
     // Outside the pool: count as outside work until the actor is queued, so
     // no one can see the system idle in between.
     external_.fetch_add(1, std::memory_order_seq_cst);
-    external_sent_.fetch_add(1, std::memory_order_relaxed);
+    external_sent_.fetch_add(count, std::memory_order_relaxed);
   }
-  auto* m = new Message;
-  m->payload = std::move(msg);
-  target->mailbox.push(m);
+  target->mailbox.push_chain(first, last);
   // seq_cst pairs with the worker's store of Idle and re-check in run_turn:
   // either we see Idle and schedule, or the worker sees our message.
   SchedState expected = SchedState::Idle;
@@ -112,8 +116,10 @@ void Dispatcher::push_local(Worker& w, Actor* actor) {
 void Dispatcher::push_global(Actor* actor) {
   std::lock_guard lock(global_mutex_);
   actor->next_ready = nullptr;
-  if (global_tail_) global_tail_->next_ready = actor;
-  else global_head_ = actor;
+  if (global_tail_)
+    global_tail_->next_ready = actor;
+  else
+    global_head_ = actor;
   global_tail_ = actor;
   global_size_.fetch_add(1, std::memory_order_seq_cst);
 }
@@ -191,8 +197,10 @@ void Dispatcher::run_turn(Worker& w, Actor* actor) {
   for (unsigned n = 0; n < budget_; ++n) {
     Message* m = actor->mailbox.pop();
     if (!m) break;
-    if (!dropping_.load(std::memory_order_relaxed)) runner_.run_event(*actor, m->payload, cx);
-    else dropped_.fetch_add(1, std::memory_order_relaxed);
+    if (!dropping_.load(std::memory_order_relaxed))
+      runner_.run_event(*actor, m->payload, cx);
+    else
+      dropped_.fetch_add(1, std::memory_order_relaxed);
     delete m;
     ++consumed;
   }

@@ -72,6 +72,9 @@ class Dispatcher {
   // Queues `msg` for `target`, which the caller keeps alive during the call.
   // From any thread.
   void enqueue(Actor* target, Value msg);
+  // Queues the `count` messages linked from `first` to `last` (a committed
+  // event's run of sends), in order, and takes them over.
+  void enqueue_chain(Actor* target, Message* first, Message* last, uint64_t count);
   // Outside work that is not a queued message but keeps the program alive
   // (a pending timer).
   void hold() { external_.fetch_add(1, std::memory_order_seq_cst); }
@@ -106,7 +109,7 @@ class Dispatcher {
   Actor* find_work(Worker& w);
   Actor* steal(Worker& w);
   void run_turn(Worker& w, Actor* actor);
-  void make_ready(Actor* actor);       // after winning Idle -> Scheduled
+  void make_ready(Actor* actor);  // after winning Idle -> Scheduled
   void push_local(Worker& w, Actor* actor);
   void push_global(Actor* actor);
   Actor* pop_global();
@@ -137,8 +140,8 @@ class Dispatcher {
   std::atomic<int> sleepers_{0};
 
   // Quiescence.
-  std::atomic<int> active_{0};         // workers not parked
-  std::atomic<int64_t> external_{0};   // outside work in progress
+  std::atomic<int> active_{0};        // workers not parked
+  std::atomic<int64_t> external_{0};  // outside work in progress
   std::atomic<uint64_t> external_sent_{0};
   mutable std::mutex idle_mutex_;
   std::condition_variable idle_cv_;

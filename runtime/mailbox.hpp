@@ -30,15 +30,20 @@ class Mailbox {
     while (Message* m = pop()) delete m;
   }
 
-  void push(Message* m) {
-    m->next.store(nullptr, std::memory_order_relaxed);
+  void push(Message* m) { push_chain(m, m); }
+
+  // Pushes the messages linked from `first` to `last` (by relaxed stores of
+  // `next`, made by this thread) in one step: they arrive together, in order.
+  void push_chain(Message* first, Message* last) {
+    last->next.store(nullptr, std::memory_order_relaxed);
     // Acquire pairs with the previous producer so that we link after it;
-    // release publishes the payload. seq_cst besides: the dispatcher's
-    // "push, then read the actor's state" must not be reordered against a
-    // worker's "store Idle, then pushed_since_empty()" (a Dekker-style handshake).
-    Message* prev = head_.exchange(m, std::memory_order_seq_cst);
-    // Release so pop()'s acquire load of next sees the payload written above.
-    prev->next.store(m, std::memory_order_release);
+    // release publishes the payloads and the chain's links. seq_cst besides:
+    // the dispatcher's "push, then read the actor's state" must not be
+    // reordered against a worker's "store Idle, then pushed_since_empty()"
+    // (a Dekker-style handshake).
+    Message* prev = head_.exchange(last, std::memory_order_seq_cst);
+    // Release so pop()'s acquire load of next sees everything written above.
+    prev->next.store(first, std::memory_order_release);
   }
 
   // The oldest message, or null if none is (completely) enqueued yet.

@@ -48,7 +48,7 @@ void timer_behavior(Actor&, const Value& msg, Context& cx) {
 void random_behavior(Actor&, const Value& msg, Context& cx) {
   if (msg.is_pair() && head(msg).is_actor() && tail(msg).is_small() && tail(msg).small_value() > 0) {
     std::uniform_int_distribution<int64_t> pick(0, tail(msg).small_value() - 1);
-    cx.fx.sends.push_back({head(msg), Value::small(pick(cx.rt.rng_))});
+    cx.fx.send(head(msg).as<Actor>(), Value::small(pick(cx.rt.rng_)));
     return;
   }
   if (msg.is_pair() && head(msg).is_actor() && tail(msg).is_bigint() && mpz_sgn(tail(msg).as<BigInt>()->z) > 0) {
@@ -62,7 +62,7 @@ void random_behavior(Actor&, const Value& msg, Context& cx) {
     mpz_mod(r, r, n);
     Value v = integer_from_mpz(r);
     mpz_clear(r);
-    cx.fx.sends.push_back({head(msg), std::move(v)});
+    cx.fx.send(head(msg).as<Actor>(), std::move(v));
     return;
   }
   Context::bump(cx.unhandled);
@@ -157,7 +157,10 @@ void Runtime::send(const Value& target, Value message) { dispatcher_.enqueue(tar
 void Runtime::commit(Context& cx) {
   Effects& fx = cx.fx;
   if (!fx.become.empty() && cx.self) cx.self->behavior = std::move(fx.become);
-  for (auto& s : fx.sends) dispatcher_.enqueue(s.target.as<Actor>(), std::move(s.message));
+  for (auto& r : fx.runs) {
+    dispatcher_.enqueue_chain(r.target, r.first, r.last, r.count);
+    r.first = nullptr;  // the mailbox has them now; clear() releases the target
+  }
   for (auto& d : fx.delayed) timers_.schedule(d.delay_ms, std::move(d.target), std::move(d.message));
   fx.clear();
 }

@@ -6,19 +6,82 @@
 
 using namespace humus::rt;
 
-TEST_CASE("clear() keeps a small effect buffer and gives back a huge one") {
-  Effects fx;
-  for (int i = 0; i < 100; ++i) fx.sends.push_back({Value::small(i), Value::small(i)});
-  fx.clear();
-  CHECK(fx.sends.empty());
-  CHECK(fx.sends.capacity() >= 100);  // reused by the next event
+namespace {
+// The payloads in `r`'s chain, in order.
+std::vector<int64_t> chain_of(const Effects::Run& r) {
+  std::vector<int64_t> out;
+  for (Message* m = r.first; m; m = m->next.load()) out.push_back(m->payload.small_value());
+  return out;
+}
+}  // namespace
 
-  for (int i = 0; i < 1'000'000; ++i) fx.sends.push_back({Value::small(i), Value::small(i)});
+TEST_CASE("consecutive sends to one actor form one run, in SEND order") {
+  auto* a = new Actor(1);
+  auto* b = new Actor(2);
+  Effects fx;
+  fx.send(a, Value::small(1));
+  fx.send(a, Value::small(2));
+  fx.send(b, Value::small(3));
+  fx.send(a, Value::small(4));
+  REQUIRE(fx.runs.size() == 3);
+  CHECK(fx.runs[0].target == a);
+  CHECK(chain_of(fx.runs[0]) == std::vector<int64_t>{1, 2});
+  CHECK(fx.runs[0].count == 2);
+  CHECK(fx.runs[0].last->payload.small_value() == 2);
+  CHECK(chain_of(fx.runs[1]) == std::vector<int64_t>{3});
+  CHECK(chain_of(fx.runs[2]) == std::vector<int64_t>{4});
+  // Each run holds its target: two runs to a, one to b, besides our own references.
+  CHECK(a->refs.load() == 3);
+  CHECK(b->refs.load() == 2);
+  fx.clear();  // a failed event: the messages go, and the references with them
+  CHECK(fx.runs.empty());
+  CHECK(a->refs.load() == 1);
+  CHECK(b->refs.load() == 1);
+  a->release();
+  b->release();
+}
+
+TEST_CASE("a committed run splices into the mailbox whole, after what was there") {
+  auto* a = new Actor(1);
+  auto* first = new Message;
+  first->payload = Value::small(0);
+  a->mailbox.push(first);
+  Effects fx;
+  for (int i = 1; i <= 3; ++i) fx.send(a, Value::small(i));
+  Effects::Run r = fx.runs[0];
+  a->mailbox.push_chain(r.first, r.last);
+  fx.runs[0].first = nullptr;  // as Runtime::commit does: the mailbox owns them now
+  fx.clear();
+  for (int i = 0; i <= 3; ++i) {
+    Message* m = a->mailbox.pop();
+    REQUIRE(m);
+    CHECK(m->payload.small_value() == i);
+    delete m;
+  }
+  CHECK(a->mailbox.pop() == nullptr);
+  CHECK(a->mailbox.empty_for_consumer());
+  a->release();
+}
+
+TEST_CASE("clear() keeps a small effect buffer and gives back a huge one") {
+  std::vector<Actor*> actors;
+  for (int i = 0; i < 2; ++i) actors.push_back(new Actor(i + 1));
+  Effects fx;
+  for (int i = 0; i < 100; ++i) fx.send(actors[i % 2], Value::small(i));
+  fx.clear();
+  CHECK(fx.runs.empty());
+  CHECK(fx.runs.capacity() >= 100);  // reused by the next event
+
+  for (int i = 0; i < 1'000'000; ++i) fx.send(actors[i % 2], Value::small(i));
   for (int i = 0; i < 100'000; ++i) fx.delayed.push_back({0, Value::small(i), Value::small(i)});
   fx.clear();
-  CHECK(fx.sends.empty());
-  CHECK(fx.sends.capacity() <= (1 << 14));
+  CHECK(fx.runs.empty());
+  CHECK(fx.runs.capacity() <= (1 << 14));
   CHECK(fx.delayed.capacity() <= (1 << 14));
+  for (Actor* a : actors) {
+    CHECK(a->refs.load() == 1);
+    a->release();
+  }
 }
 
 TEST_CASE("an actor fills one cache line, aligned to it") {
