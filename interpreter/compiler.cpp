@@ -314,8 +314,7 @@ NodePtr Compiler::call(FnScope& fs, const ast::Expr& e) {
         rt::Value now = rt::Value::from_immortal_bits(g->cell()->load(std::memory_order_acquire));
         if (now.is(rt::ObjKind::Native) && now.as<rt::Native>()->fn2) {
           std::unique_ptr<GlobalNode> global(static_cast<GlobalNode*>(fn.release()));
-          return std::make_unique<Builtin2Node>(l, std::move(global), now.as<rt::Native>(), std::move(args[0]),
-                                                std::move(args[1]));
+          return make_builtin2(l, std::move(global), now.as<rt::Native>(), std::move(args[0]), std::move(args[1]));
         }
       }
     return std::make_unique<CallNNode>(l, std::move(fn), std::move(args));
@@ -345,6 +344,7 @@ std::unique_ptr<LambdaNode> Compiler::lambda(FnScope& fs, const ast::Pattern& pa
   code->param = pattern(inner, param, [&](const std::string& name) { return fresh[name] = inner.new_slot(); });
   if (const auto* tuple = dynamic_cast<const TuplePat*>(code->param.get()))
     for (const auto& p : tuple->elements()) code->spread.push_back(p.get());
+  code->plan_binding();
   for (auto& [name, slot] : fresh) params.slots[name] = slot;
   code->body = expr(inner, body);
   code->direct = !code->body->may_tail_call();

@@ -98,14 +98,29 @@ class CaseNode final : public ChoiceNode<CaseNode> {
   struct Alt {
     std::unique_ptr<PatNode> pattern;
     std::unique_ptr<Node> body;
+    // A literal that is one word (TRUE, #get, 0): matched by comparing words.
+    bool immediate = false;
+    uint64_t bits = 0;
   };
   CaseNode(rt::SourceLoc l, std::unique_ptr<Node> subject, std::vector<Alt> alts)
-      : ChoiceNode(l), subject_(std::move(subject)), alts_(std::move(alts)) {}
+      : ChoiceNode(l), subject_(std::move(subject)), alts_(std::move(alts)) {
+    for (auto& a : alts_)
+      if (const auto* c = dynamic_cast<const ConstPat*>(a.pattern.get()); c && !c->value().is_object()) {
+        a.immediate = true;
+        a.bits = c->value().bits();
+      }
+  }
   // The first alternative whose pattern matches the subject.
   const Node* choose(Frame& f) const {
-    Value v = subject_->eval(f);
-    for (const auto& a : alts_)
-      if (a.pattern->match(v, f)) return a.body.get();
+    Value tmp;
+    const Value& v = operand(*subject_, f, tmp);
+    for (const auto& a : alts_) {
+      if (a.immediate) {
+        if (v.bits() == a.bits) return a.body.get();
+      } else if (a.pattern->match(v, f)) {
+        return a.body.get();
+      }
+    }
     return nullptr;
   }
   bool any_branch_may_tail_call() const {

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "interpreter/node.hpp"
+#include "interpreter/operands.hpp"
 #include "runtime/code.hpp"
 #include "runtime/integer.hpp"
 #include "runtime/runtime.hpp"
@@ -18,7 +19,10 @@ class LambdaCode;
 // A literal: integer, symbol, string, TRUE, NIL, ... (pinned when boxed).
 class ConstNode final : public Node {
  public:
-  ConstNode(rt::SourceLoc l, Value v) : Node(l), value_(std::move(v)) {}
+  ConstNode(rt::SourceLoc l, Value v) : Node(l), value_(std::move(v)) {
+    access = Access::Const;
+    ref = &value_;
+  }
   Value eval(Frame&) const override { return value_; }
 
  private:
@@ -28,7 +32,10 @@ class ConstNode final : public Node {
 // A variable in a slot of the current frame.
 class LocalNode final : public Node {
  public:
-  LocalNode(rt::SourceLoc l, uint32_t slot, std::string name) : Node(l), slot_(slot), name_(std::move(name)) {}
+  LocalNode(rt::SourceLoc l, uint32_t slot, std::string name) : Node(l), slot_(slot), name_(std::move(name)) {
+    access = Access::Slot;
+    index = slot;
+  }
   Value eval(Frame& f) const override {
     const Value& v = f.slots[slot_];
     if (v.empty()) [[unlikely]]
@@ -45,7 +52,10 @@ class LocalNode final : public Node {
 // A variable captured by the running closure.
 class CaptureNode final : public Node {
  public:
-  CaptureNode(rt::SourceLoc l, uint32_t index) : Node(l), index_(index) {}
+  CaptureNode(rt::SourceLoc l, uint32_t i) : Node(l), index_(i) {
+    access = Access::Capture;
+    index = i;
+  }
   Value eval(Frame& f) const override { return f.closure->captures()[index_]; }
 
  private:
@@ -56,7 +66,10 @@ class CaptureNode final : public Node {
 class GlobalNode final : public Node {
  public:
   GlobalNode(rt::SourceLoc l, const std::atomic<uint64_t>* cell, std::string name)
-      : Node(l), cell_(cell), name_(std::move(name)) {}
+      : Node(l), cell_(cell), name_(std::move(name)) {
+    access = Access::Global;
+    ref = cell;
+  }
   Value eval(Frame&) const override {
     Value v = Value::from_immortal_bits(cell_->load(std::memory_order_acquire));
     if (v.empty()) [[unlikely]]
@@ -164,19 +177,24 @@ class CallNNode final : public Node {
 // A two-argument call of a global that held a built-in such as add or
 // greater when the call was compiled: calls its C++ function directly,
 // after checking that the global still holds it (a later DEF may rebind
-// the name; then it is an ordinary call).
-class Builtin2Node final : public Node {
+// the name; then it is an ordinary call). Arithmetic and comparisons on
+// small integers are done in place. make_builtin2 picks a Builtin2 whose
+// operand readers suit the two arguments (see operands.hpp).
+class Builtin2Node : public Node {
  public:
   Builtin2Node(rt::SourceLoc l, std::unique_ptr<GlobalNode> fn, const rt::Native* native, std::unique_ptr<Node> a,
                std::unique_ptr<Node> b);
-  Value eval(Frame& f) const override {
-    const uint64_t bits = fn_->cell()->load(std::memory_order_acquire);
-    if (bits != reinterpret_cast<uint64_t>(native_)) [[unlikely]]
-      return call_rebound(f, Value::from_immortal_bits(bits));
-    Value a = a_->eval(f);
-    Value b = b_->eval(f);
+
+ protected:
+  enum class Op : uint8_t { Other, Add, Sub, Less, LessEqual, Greater, GreaterEqual, Eq };
+  bool still_bound() const {
+    return fn_->cell()->load(std::memory_order_acquire) == reinterpret_cast<uint64_t>(native_);
+  }
+  Value call_rebound(Frame& f) const;
+  // The built-in applied to a and b: in place for small integers.
+  Value compute(const Value& a, const Value& b) const {
     if (op_ != Op::Other && a.is_small() && b.is_small()) {
-      // Small integers in place; their sum or difference always fits in 64 bits.
+      // Their sum or difference always fits in 64 bits.
       const int64_t x = a.small_value(), y = b.small_value();
       switch (op_) {
         case Op::Add:
@@ -202,14 +220,14 @@ class Builtin2Node final : public Node {
     return native_->fn2(a, b);
   }
 
- private:
-  enum class Op : uint8_t { Other, Add, Sub, Less, LessEqual, Greater, GreaterEqual, Eq };
-  Value call_rebound(Frame& f, Value fn) const;
   std::unique_ptr<GlobalNode> fn_;
   const rt::Native* native_;
   Op op_ = Op::Other;
   std::unique_ptr<Node> a_, b_;
 };
+
+std::unique_ptr<Node> make_builtin2(rt::SourceLoc l, std::unique_ptr<GlobalNode> fn, const rt::Native* native,
+                                    std::unique_ptr<Node> a, std::unique_ptr<Node> b);
 
 class TupleNode final : public Node {
  public:

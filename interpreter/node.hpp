@@ -7,6 +7,7 @@
 // and no interpretation of syntax while messages run.
 #pragma once
 
+#include <atomic>
 #include <string>
 
 #include "interpreter/frame.hpp"
@@ -61,6 +62,13 @@ class Node {
   virtual Tail exec_behavior(Frame& f, TailCall& tc) const;
 
   rt::SourceLoc loc;
+
+  // How a consumer reads a variable or a literal in place, without a
+  // virtual call or a copy (operands.hpp): set by those nodes' constructors.
+  enum class Access : uint8_t { Eval, Slot, Capture, Const, Global };
+  Access access = Access::Eval;
+  uint32_t index = 0;         // Slot, Capture
+  const void* ref = nullptr;  // Const: the Value; Global: its cell
 };
 
 class PatNode {

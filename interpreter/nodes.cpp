@@ -100,8 +100,8 @@ Value apply_function(const Value& fn, const Value& arg, rt::Context& cx, const r
 }
 
 Value CallNode::eval(Frame& f) const {
-  Value fn = fn_->eval(f);
-  Value arg = arg_ ? arg_->eval(f) : Value::nil();
+  Value fn = value_of(*fn_, f);
+  Value arg = arg_ ? value_of(*arg_, f) : Value::nil();
   return apply_function(fn, arg, f.cx, loc);
 }
 
@@ -112,8 +112,8 @@ bool is_tail_callable(const Value& fn) {
 }  // namespace
 
 bool CallNode::eval_tail(Frame& f, TailCall& tc) const {
-  Value fn = fn_->eval(f);
-  Value arg = arg_ ? arg_->eval(f) : Value::nil();
+  Value fn = value_of(*fn_, f);
+  Value arg = arg_ ? value_of(*arg_, f) : Value::nil();
   if (is_tail_callable(fn)) {
     tc.fn = std::move(fn);
     tc.arg = std::move(arg);
@@ -165,14 +165,14 @@ Value apply2(const Value& fn, Value* two, rt::Context& cx, const rt::SourceLoc& 
 }  // namespace
 
 Value CallNNode::eval(Frame& f) const {
-  Value fn = fn_->eval(f);
+  Value fn = value_of(*fn_, f);
   const auto n = uint32_t(args_.size());
   if (n == 2) {  // the common case (add(n, 1), f(a, b)) without the scratch array
-    Value two[2] = {args_[0]->eval(f), args_[1]->eval(f)};
+    Value two[2] = {value_of(*args_[0], f), value_of(*args_[1], f)};
     return apply2(fn, two, f.cx, loc);
   }
   Value vals[TailCall::kMaxSpread];
-  for (uint32_t i = 0; i < n; ++i) vals[i] = args_[i]->eval(f);
+  for (uint32_t i = 0; i < n; ++i) vals[i] = value_of(*args_[i], f);
   if (fn.is(rt::ObjKind::Native)) {
     const auto* nat = fn.as<rt::Native>();
     if (n == 2 && nat->fn2) return nat->fn2(vals[0], vals[1]);
@@ -183,11 +183,11 @@ Value CallNNode::eval(Frame& f) const {
 }
 
 bool CallNNode::eval_tail(Frame& f, TailCall& tc) const {
-  Value fn = fn_->eval(f);
+  Value fn = value_of(*fn_, f);
   if (!is_tail_callable(fn)) {
     const auto n = uint32_t(args_.size());
     Value vals[TailCall::kMaxSpread];
-    for (uint32_t i = 0; i < n; ++i) vals[i] = args_[i]->eval(f);
+    for (uint32_t i = 0; i < n; ++i) vals[i] = value_of(*args_[i], f);
     if (fn.is(rt::ObjKind::Native) && n == 2 && fn.as<rt::Native>()->fn2)
       tc.value = fn.as<rt::Native>()->fn2(vals[0], vals[1]);
     else
@@ -195,7 +195,7 @@ bool CallNNode::eval_tail(Frame& f, TailCall& tc) const {
     return false;
   }
   const auto n = uint32_t(args_.size());
-  for (uint32_t i = 0; i < n; ++i) tc.args[i] = args_[i]->eval(f);
+  for (uint32_t i = 0; i < n; ++i) tc.args[i] = value_of(*args_[i], f);
   if (spread_target(fn, n)) {
     tc.nargs = n;
   } else {
@@ -220,10 +220,63 @@ Builtin2Node::Builtin2Node(rt::SourceLoc l, std::unique_ptr<GlobalNode> fn, cons
     if (name == native->name) op_ = op;
 }
 
-Value Builtin2Node::call_rebound(Frame& f, Value fn) const {
+Value Builtin2Node::call_rebound(Frame& f) const {
+  Value fn = Value::from_immortal_bits(fn_->cell()->load(std::memory_order_acquire));
   if (fn.empty()) fn_->undefined();
-  Value two[2] = {a_->eval(f), b_->eval(f)};
+  Value two[2] = {value_of(*a_, f), value_of(*b_, f)};
   return apply2(fn, two, f.cx, loc);
+}
+
+namespace {
+// Builtin2Node with its operand readers fixed at compile time (operands.hpp).
+template <class A, class B>
+class Builtin2 final : public Builtin2Node {
+ public:
+  using Builtin2Node::Builtin2Node;
+  Value eval(Frame& f) const override {
+    if (!still_bound()) [[unlikely]]
+      return call_rebound(f);
+    Value ta, tb;
+    const Value& a = A::read(*a_, f, ta);
+    const Value& b = B::read(*b_, f, tb);
+    return compute(a, b);
+  }
+};
+
+template <class A>
+std::unique_ptr<Node> builtin2_b(rt::SourceLoc l, std::unique_ptr<GlobalNode> fn, const rt::Native* native,
+                                 std::unique_ptr<Node> a, std::unique_ptr<Node> b) {
+  switch (b->access) {
+    case Node::Access::Slot:
+      return std::make_unique<Builtin2<A, SlotOperand>>(l, std::move(fn), native, std::move(a), std::move(b));
+    case Node::Access::Capture:
+      return std::make_unique<Builtin2<A, CaptureOperand>>(l, std::move(fn), native, std::move(a), std::move(b));
+    case Node::Access::Const:
+      return std::make_unique<Builtin2<A, ConstOperand>>(l, std::move(fn), native, std::move(a), std::move(b));
+    case Node::Access::Global:
+      return std::make_unique<Builtin2<A, GlobalOperand>>(l, std::move(fn), native, std::move(a), std::move(b));
+    case Node::Access::Eval:
+      break;
+  }
+  return std::make_unique<Builtin2<A, EvalOperand>>(l, std::move(fn), native, std::move(a), std::move(b));
+}
+}  // namespace
+
+std::unique_ptr<Node> make_builtin2(rt::SourceLoc l, std::unique_ptr<GlobalNode> fn, const rt::Native* native,
+                                    std::unique_ptr<Node> a, std::unique_ptr<Node> b) {
+  switch (a->access) {
+    case Node::Access::Slot:
+      return builtin2_b<SlotOperand>(l, std::move(fn), native, std::move(a), std::move(b));
+    case Node::Access::Capture:
+      return builtin2_b<CaptureOperand>(l, std::move(fn), native, std::move(a), std::move(b));
+    case Node::Access::Const:
+      return builtin2_b<ConstOperand>(l, std::move(fn), native, std::move(a), std::move(b));
+    case Node::Access::Global:
+      return builtin2_b<GlobalOperand>(l, std::move(fn), native, std::move(a), std::move(b));
+    case Node::Access::Eval:
+      break;
+  }
+  return builtin2_b<EvalOperand>(l, std::move(fn), native, std::move(a), std::move(b));
 }
 
 Tail CallNNode::exec(Frame& f, TailCall& tc) const { return exec_call(*this, f, tc); }
@@ -265,8 +318,9 @@ void LetInNode::bind(Frame& f) const {
 // ----------------------------------------------------------- statements
 
 Tail SendStmt::exec(Frame& f, TailCall&) const {
-  Value msg = msg_->eval(f);
-  Value target = target_->eval(f);
+  Value msg = value_of(*msg_, f);
+  Value tmp;
+  const Value& target = operand(*target_, f, tmp);  // borrowed: the run holds the actor
   if (!target.is_actor()) runtime_error(loc, "SEND ... TO needs an actor, not " + describe(target));
   f.cx.fx.send(target.as<rt::Actor>(), std::move(msg));
   return Tail::None;
@@ -330,11 +384,23 @@ Value BlockNode::eval(Frame& f) const {
 
 // ------------------------------------------------------------ functions
 
-bool LambdaCode::bind(Frame& f, const Value* arg, const Value* args, uint32_t n) const {
-  if (n == 0) return param->match(*arg, f);
-  for (uint32_t i = 0; i < n; ++i)
-    if (!spread[i]->match(args[i], f)) return false;
-  return true;
+void LambdaCode::plan_binding() {
+  if (const auto* b = dynamic_cast<const BindPat*>(param.get())) arg_slot_ = int32_t(b->slot());
+  spread_slots_.clear();
+  for (const PatNode* p : spread) {
+    if (const auto* b = dynamic_cast<const BindPat*>(p))
+      spread_slots_.push_back(int32_t(b->slot()));
+    else if (dynamic_cast<const WildcardPat*>(p))
+      spread_slots_.push_back(-1);
+  }
+  move_spread_ = !spread.empty() && spread_slots_.size() == spread.size();
+}
+
+bool LambdaCode::bind_spread_matching(Frame& f, Value* args, uint32_t n) const {
+  bool ok = true;
+  for (uint32_t i = 0; i < n && ok; ++i) ok = spread[i]->match(args[i], f);
+  for (uint32_t i = 0; i < n; ++i) args[i] = Value();
+  return ok;
 }
 
 Value LambdaCode::apply(const rt::Closure& self, const Value& arg, rt::Context& cx) const {
@@ -345,43 +411,37 @@ Value LambdaCode::apply_spread(const rt::Closure& self, Value* args, uint32_t n,
   return run(self, nullptr, args, n, cx);
 }
 
-Value LambdaCode::run(const rt::Closure& self, const Value* arg, const Value* args, uint32_t n, rt::Context& cx) const {
-  if (!direct) return run_loop(self, arg, args, n, cx);
+Value LambdaCode::run(const rt::Closure& self, const Value* arg, Value* args, uint32_t n, rt::Context& cx) const {
+  if (!direct) return run_loop(self, n ? Value() : *arg, args, n, cx);
   // A body without calls in tail position (a behavior factory such as
   // `DEF counter(sum) AS \msg.[...]`): one frame, no tail-call bookkeeping.
   rt::check_stack(loc);
   HUMUS_FRAME(f, layout.slots, &self, cx);
-  if (!bind(f, arg, args, n)) return Value::undefined();
+  if (!(n ? bind_spread(f, args, n) : bind(f, *arg))) return Value::undefined();
   return body->eval(f);
 }
 
 // Calls in tail position loop here instead of recursing: a tail-recursive
-// function runs in constant C++ stack, in one reused frame.
-Value LambdaCode::run_loop(const rt::Closure& self, const Value* arg, const Value* args, uint32_t n,
-                           rt::Context& cx) const {
+// function runs in constant C++ stack, in one reused frame. The arguments
+// are taken over: binding moves them into the frame.
+Value LambdaCode::run_loop(const rt::Closure& self, Value arg, Value* args, uint32_t n, rt::Context& cx) const {
   rt::check_stack(loc);
   ReusedSlots slots;
   const rt::Closure* closure = &self;
   const LambdaCode* code = this;
   TailCall tc;
-  // Keep the callee and its arguments alive across iterations.
-  Value held_fn, held_arg, held_args[TailCall::kMaxSpread];
+  Value held_fn;  // keeps the running callee alive
   for (;;) {
     HUMUS_FRAME_FIT(slots, code->layout.slots);
     Frame f{slots.get(), closure, cx};
-    if (!code->bind(f, arg, args, n)) return Value::undefined();
+    if (!(n ? code->bind_spread(f, args, n) : code->bind(f, std::move(arg)))) return Value::undefined();
     if (!code->body->eval_tail(f, tc)) return std::move(tc.value);
     slots.clear();
     held_fn = std::move(tc.fn);
     n = tc.nargs;
-    if (n) {
-      for (uint32_t i = 0; i < n; ++i) held_args[i] = std::move(tc.args[i]);
-      args = held_args;
-      tc.nargs = 0;
-    } else {
-      held_arg = std::move(tc.arg);
-      arg = &held_arg;
-    }
+    tc.nargs = 0;
+    args = tc.args;
+    if (!n) arg = std::move(tc.arg);
     closure = held_fn.as<rt::Closure>();
     code = static_cast<const LambdaCode*>(closure->code);
   }
@@ -393,7 +453,7 @@ bool LambdaCode::run_behavior(const rt::Closure& self, const Value& msg, rt::Con
   Tail t;
   {
     HUMUS_FRAME(f, layout.slots, &self, cx);
-    if (!param->match(msg, f)) return false;
+    if (!bind(f, msg)) return false;
     t = body->exec_behavior(f, tc);
     if (t == Tail::Unhandled) return false;
   }
@@ -407,8 +467,7 @@ void run_tail(Tail t, TailCall& tc, rt::Context& cx) {
   if (t == Tail::None) return;
   rt::check_stack(tc.site ? *tc.site : rt::SourceLoc{});
   ReusedSlots slots;
-  // What the current frame runs, kept alive while it runs.
-  Value held_fn, held_arg, held_args[TailCall::kMaxSpread];
+  Value held_fn;  // what the current frame runs, kept alive while it runs
   while (t != Tail::None) {
     if (t == Tail::Block) {
       held_fn = std::move(tc.value);
@@ -425,16 +484,13 @@ void run_tail(Tail t, TailCall& tc, rt::Context& cx) {
       held_fn = std::move(tc.fn);
       const uint32_t n = tc.nargs;
       tc.nargs = 0;
-      if (n) {
-        for (uint32_t i = 0; i < n; ++i) held_args[i] = std::move(tc.args[i]);
-      } else {
-        held_arg = std::move(tc.arg);
-      }
       const auto* closure = held_fn.as<rt::Closure>();
       const auto& code = static_cast<const LambdaCode&>(*closure->code);
       HUMUS_FRAME_FIT(slots, code.layout.slots);
       Frame f{slots.get(), closure, cx};
-      t = code.bind(f, &held_arg, held_args, n) ? code.body->exec(f, tc) : Tail::None;
+      // The arguments move into the frame; tc is then free for the body.
+      const bool bound = n ? code.bind_spread(f, tc.args, n) : code.bind(f, std::move(tc.arg));
+      t = bound ? code.body->exec(f, tc) : Tail::None;
     }
     slots.clear();
   }

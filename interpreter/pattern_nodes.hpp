@@ -22,6 +22,7 @@ class BindPat final : public PatNode {
     f.slots[slot_] = v;
     return true;
   }
+  uint32_t slot() const { return slot_; }
 
  private:
   uint32_t slot_;
@@ -34,6 +35,7 @@ class ConstPat final : public PatNode {
   bool match(const Value& v, Frame&) const override {
     return value_.is_object() ? rt::equal(v, value_) : v.same(value_);
   }
+  const Value& value() const { return value_; }
 
  private:
   Value value_;

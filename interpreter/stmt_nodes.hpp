@@ -153,13 +153,48 @@ class LambdaCode final : public rt::FunctionCode {
   // building it; n must equal spread.size().
   Value apply_spread(const rt::Closure& self, Value* args, uint32_t n, rt::Context& cx) const;
 
-  // Binds a call's argument in a fresh frame: one value (n == 0), or the
-  // n elements of a tuple. False when it does not match the parameter.
-  bool bind(Frame& f, const Value* arg, const Value* args, uint32_t n) const;
+  // Binds a call's argument in a fresh frame: one value (borrowed, or
+  // taken over), or the n elements of a tuple (taken over: they are left
+  // empty or moved from). False when it does not match the parameter.
+  bool bind(Frame& f, const Value& arg) const {
+    if (arg_slot_ >= 0) {
+      f.slots[arg_slot_] = arg;
+      return true;
+    }
+    return param->match(arg, f);
+  }
+  bool bind(Frame& f, Value&& arg) const {
+    if (arg_slot_ >= 0) {
+      f.slots[arg_slot_] = std::move(arg);
+      return true;
+    }
+    bool ok = param->match(arg, f);
+    arg = Value();
+    return ok;
+  }
+  bool bind_spread(Frame& f, Value* args, uint32_t n) const {
+    if (move_spread_) [[likely]] {
+      for (uint32_t i = 0; i < n; ++i)
+        if (spread_slots_[i] >= 0)
+          f.slots[spread_slots_[i]] = std::move(args[i]);
+        else
+          args[i] = Value();
+      return true;
+    }
+    return bind_spread_matching(f, args, n);
+  }
+  // Once param and spread are set: finds the parameters that are plain
+  // names (or _), whose arguments binding moves straight into their slots.
+  void plan_binding();
 
  private:
-  Value run(const rt::Closure& self, const Value* arg, const Value* args, uint32_t n, rt::Context& cx) const;
-  Value run_loop(const rt::Closure& self, const Value* arg, const Value* args, uint32_t n, rt::Context& cx) const;
+  bool bind_spread_matching(Frame& f, Value* args, uint32_t n) const;
+  Value run(const rt::Closure& self, const Value* arg, Value* args, uint32_t n, rt::Context& cx) const;
+  Value run_loop(const rt::Closure& self, Value arg, Value* args, uint32_t n, rt::Context& cx) const;
+
+  int32_t arg_slot_ = -1;              // the parameter's slot when it is a plain name
+  bool move_spread_ = false;           // every element of a tuple parameter is a name or _
+  std::vector<int32_t> spread_slots_;  // their slots (-1: _)
 
  public:
   FrameLayout layout;

@@ -32,12 +32,17 @@ Kind Value::kind() const {
   if (is_small()) return Kind::Integer;
   if (is_object()) {
     switch (object()->kind) {
-      case ObjKind::Pair: return Kind::Pair;
-      case ObjKind::BigInt: return Kind::Integer;
-      case ObjKind::Actor: return Kind::Actor;
+      case ObjKind::Pair:
+        return Kind::Pair;
+      case ObjKind::BigInt:
+        return Kind::Integer;
+      case ObjKind::Actor:
+        return Kind::Actor;
       case ObjKind::Closure:
-      case ObjKind::Native: return Kind::Function;
-      case ObjKind::Block: return Kind::Block;
+      case ObjKind::Native:
+        return Kind::Function;
+      case ObjKind::Block:
+        return Kind::Block;
     }
   }
   if (is_symbol()) return Kind::Symbol;
@@ -58,8 +63,8 @@ struct FreeList {
   static constexpr uint32_t kInline = 62;
   bool active;
   uint32_t n;
-  uint32_t cap;          // capacity of `spill`
-  Object** spill;        // entries kInline.. when n > kInline
+  uint32_t cap;    // capacity of `spill`
+  Object** spill;  // entries kInline.. when n > kInline
   Object* inline_[kInline];
 
   void push(Object* o) {
@@ -96,8 +101,12 @@ void destroy_trailing(T* o, Value* slots) {
 // holds are released as usual; those that reach zero land on tl_free.
 void destroy(Object* o) {
   switch (o->kind) {
-    case ObjKind::Pair: delete static_cast<Pair*>(o); break;
-    case ObjKind::BigInt: delete static_cast<BigInt*>(o); break;
+    case ObjKind::Pair:
+      delete static_cast<Pair*>(o);
+      break;
+    case ObjKind::BigInt:
+      delete static_cast<BigInt*>(o);
+      break;
     case ObjKind::Actor:
       delete static_cast<Actor*>(o);  // drains its mailbox
       detail::live_actors.fetch_sub(1, std::memory_order_relaxed);
@@ -112,12 +121,16 @@ void destroy(Object* o) {
       destroy_trailing(b, b->saved());
       break;
     }
-    case ObjKind::Native: return;  // immortal by construction; never reached
+    case ObjKind::Native:
+      return;  // immortal by construction; never reached
   }
   if (detail::count_objects.load(std::memory_order_relaxed)) [[unlikely]]
     detail::live_count.fetch_sub(1, std::memory_order_relaxed);
 }
 
+}  // namespace
+
+namespace detail {
 [[gnu::noinline]] void free_object(Object* o) {
   FreeList& fl = tl_free;
   if (fl.active) {  // inside another free on this thread: defer, do not recurse
@@ -135,7 +148,7 @@ void destroy(Object* o) {
   fl.active = false;
 }
 
-}  // namespace
+}  // namespace detail
 
 void free_pinned(std::vector<Object*> objects) {
   std::sort(objects.begin(), objects.end());
@@ -172,13 +185,6 @@ void free_pinned(std::vector<Object*> objects) {
   }
   for (Object* o : objects)
     if (o->kind != ObjKind::Native) destroy(o);  // built-in natives belong to the process
-}
-
-void Object::release() {
-  if (immortal()) return;
-  // acq_rel: the release half publishes this thread's last use of the object,
-  // the acquire half (relevant to the thread that frees) sees everyone else's.
-  if (refs.fetch_sub(1, std::memory_order_acq_rel) == 1) free_object(this);
 }
 
 // ---------------------------------------------------------------- trailing arrays

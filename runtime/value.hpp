@@ -31,6 +31,11 @@ enum class ObjKind : uint8_t {
   Native,   // a built-in function implemented in C++
 };
 
+struct Object;
+namespace detail {
+void free_object(Object* o);  // at the last release (value.cpp)
+}
+
 // Leak checking: a count of live heap objects, off by default. Counting is
 // switched on once, before the objects of interest exist (tests do it in a
 // static initialiser); while off it costs one relaxed load of a read-only
@@ -69,7 +74,12 @@ struct Object {
     // is already visible to this thread.
     if (!immortal()) refs.fetch_add(1, std::memory_order_relaxed);
   }
-  void release();  // frees at zero (value.cpp)
+  void release() {
+    if (immortal()) return;
+    // acq_rel: the release half publishes this thread's last use of the object,
+    // the acquire half (relevant to the thread that frees) sees everyone else's.
+    if (refs.fetch_sub(1, std::memory_order_acq_rel) == 1) detail::free_object(this);
+  }
 };
 
 // The kinds a program can observe (is_number, printing, equality).
