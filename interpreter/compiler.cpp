@@ -348,6 +348,7 @@ std::unique_ptr<LambdaNode> Compiler::lambda(FnScope& fs, const ast::Pattern& pa
   for (auto& [name, slot] : fresh) params.slots[name] = slot;
   code->body = expr(inner, body);
   code->direct = !code->body->may_tail_call();
+  code->plan_factory();
   return std::make_unique<LambdaNode>(sloc(loc), code, captures);
 }
 

@@ -135,6 +135,7 @@ class LambdaNode final : public Node {
       : Node(l), code_(code), captures_(std::move(captures)) {}
   Value eval(Frame& f) const override;
   const LambdaCode* code() const { return code_; }
+  const CaptureList& captures() const { return *captures_; }
 
  private:
   const LambdaCode* code_;

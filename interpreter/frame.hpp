@@ -34,7 +34,7 @@ struct Frame {
 // Destroys the slots of a stack frame when it goes out of scope.
 class SlotGuard {
  public:
-  SlotGuard(Value* slots, uint32_t n) : slots_(slots), n_(n) { std::uninitialized_value_construct_n(slots, n); }
+  SlotGuard(Value* slots, uint32_t n) : slots_(slots), n_(n) { rt::construct_empty(slots, n); }
   ~SlotGuard() { std::destroy_n(slots_, n_); }
   SlotGuard(const SlotGuard&) = delete;
   SlotGuard& operator=(const SlotGuard&) = delete;
@@ -60,7 +60,7 @@ class ReusedSlots {
     std::destroy_n(slots_, capacity_);
     slots_ = static_cast<Value*>(mem);
     capacity_ = n;
-    std::uninitialized_value_construct_n(slots_, n);
+    rt::construct_empty(slots_, n);
   }
   // Empties the slots between two frames.
   void clear() {

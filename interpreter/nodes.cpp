@@ -1,5 +1,6 @@
 // Out-of-line parts of the compiled nodes: calls, closures, effects and the
 // error paths (kept out of the headers so the fast paths stay small).
+#include <algorithm>
 #include <string>
 
 #include "interpreter/stmt_nodes.hpp"
@@ -396,6 +397,57 @@ void LambdaCode::plan_binding() {
   move_spread_ = !spread.empty() && spread_slots_.size() == spread.size();
 }
 
+void LambdaCode::plan_factory() {
+  const auto* inner = dynamic_cast<const LambdaNode*>(body.get());
+  if (!inner || !(arg_slot_ >= 0 || move_spread_)) return;
+  std::vector<FactorySource> sources;
+  for (const CaptureSource& src : inner->captures().sources) {
+    switch (src.kind) {
+      case CaptureSource::Kind::Slot: {
+        // Only a parameter's slot: anything else would need the frame.
+        if (arg_slot_ >= 0 && src.index == uint32_t(arg_slot_)) {
+          sources.push_back({FactorySource::Kind::Arg, 0});
+          continue;
+        }
+        auto it = std::find(spread_slots_.begin(), spread_slots_.end(), int32_t(src.index));
+        if (!move_spread_ || it == spread_slots_.end()) return;
+        sources.push_back({FactorySource::Kind::Arg, uint32_t(it - spread_slots_.begin())});
+        continue;
+      }
+      case CaptureSource::Kind::Capture:
+        sources.push_back({FactorySource::Kind::Capture, src.index});
+        continue;
+      case CaptureSource::Kind::SelfFn:
+        sources.push_back({FactorySource::Kind::SelfFn, 0});
+        continue;
+      case CaptureSource::Kind::Sibling:
+        return;
+    }
+  }
+  factory_ = inner->code();
+  factory_sources_ = std::move(sources);
+}
+
+Value LambdaCode::make_from_arguments(const rt::Closure& self, const Value* arg, const Value* args) const {
+  rt::Closure* c = rt::Closure::make(factory_, uint32_t(factory_sources_.size()));
+  Value result = Value::adopt(c);
+  Value* out = c->captures();
+  for (const FactorySource& src : factory_sources_) {
+    switch (src.kind) {
+      case FactorySource::Kind::Arg:
+        *out++ = args ? args[src.index] : *arg;
+        break;
+      case FactorySource::Kind::Capture:
+        *out++ = self.captures()[src.index];
+        break;
+      case FactorySource::Kind::SelfFn:
+        *out++ = Value::share(const_cast<rt::Closure*>(&self));
+        break;
+    }
+  }
+  return result;
+}
+
 bool LambdaCode::bind_spread_matching(Frame& f, Value* args, uint32_t n) const {
   bool ok = true;
   for (uint32_t i = 0; i < n && ok; ++i) ok = spread[i]->match(args[i], f);
@@ -413,6 +465,7 @@ Value LambdaCode::apply_spread(const rt::Closure& self, Value* args, uint32_t n,
 
 Value LambdaCode::run(const rt::Closure& self, const Value* arg, Value* args, uint32_t n, rt::Context& cx) const {
   if (!direct) return run_loop(self, n ? Value() : *arg, args, n, cx);
+  if (factory_ && (n ? move_spread_ : arg_slot_ >= 0)) return make_from_arguments(self, arg, n ? args : nullptr);
   // A body without calls in tail position (a behavior factory such as
   // `DEF counter(sum) AS \msg.[...]`): one frame, no tail-call bookkeeping.
   rt::check_stack(loc);

@@ -186,11 +186,27 @@ class LambdaCode final : public rt::FunctionCode {
   // Once param and spread are set: finds the parameters that are plain
   // names (or _), whose arguments binding moves straight into their slots.
   void plan_binding();
+  // Once the body is compiled: a body that is just a lambda whose captures
+  // are parameters (or the function's own captures) makes a behavior
+  // factory, `DEF counter(sum) AS \msg.[...]`. Applying one makes the
+  // closure straight from the arguments, without a frame.
+  void plan_factory();
 
  private:
   bool bind_spread_matching(Frame& f, Value* args, uint32_t n) const;
   Value run(const rt::Closure& self, const Value* arg, Value* args, uint32_t n, rt::Context& cx) const;
   Value run_loop(const rt::Closure& self, Value arg, Value* args, uint32_t n, rt::Context& cx) const;
+
+  Value make_from_arguments(const rt::Closure& self, const Value* arg, const Value* args) const;
+
+  // For a factory: where each capture of the closure it makes comes from.
+  struct FactorySource {
+    enum class Kind : uint8_t { Arg, Capture, SelfFn };
+    Kind kind;
+    uint32_t index;  // Arg: the argument (0 for a single one); Capture: ours
+  };
+  const LambdaCode* factory_ = nullptr;  // the code of the closure it makes
+  std::vector<FactorySource> factory_sources_;
 
   int32_t arg_slot_ = -1;              // the parameter's slot when it is a plain name
   bool move_spread_ = false;           // every element of a tuple parameter is a name or _

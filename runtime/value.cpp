@@ -195,16 +195,14 @@ static_assert(sizeof(BlockValue) % alignof(Value) == 0 && alignof(BlockValue) >=
 Closure* Closure::make(const FunctionCode* code, uint32_t n) {
   void* mem = ::operator new(sizeof(Closure) + size_t(n) * sizeof(Value));
   auto* c = new (mem) Closure(code, n);
-  Value* slots = c->captures();
-  for (uint32_t i = 0; i < n; ++i) new (&slots[i]) Value();
+  construct_empty(c->captures(), n);
   return c;
 }
 
 BlockValue* BlockValue::make(const BlockCode* code, Value closure, uint32_t n) {
   void* mem = ::operator new(sizeof(BlockValue) + size_t(n) * sizeof(Value));
   auto* b = new (mem) BlockValue(code, std::move(closure), n);
-  Value* slots = b->saved();
-  for (uint32_t i = 0; i < n; ++i) new (&slots[i]) Value();
+  construct_empty(b->saved(), n);
   return b;
 }
 

@@ -17,6 +17,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <new>
 #include <utility>
 #include <vector>
 
@@ -198,6 +199,29 @@ class Value {
 };
 
 static_assert(sizeof(Value) == 8);
+
+// Constructs n empty Values at `v`. Frames and closures have a handful of
+// slots: stores, not a call to memset (which the loop would become).
+inline void construct_empty(Value* v, uint32_t n) {
+  switch (n) {
+    case 4:
+      new (&v[3]) Value();
+      [[fallthrough]];
+    case 3:
+      new (&v[2]) Value();
+      [[fallthrough]];
+    case 2:
+      new (&v[1]) Value();
+      [[fallthrough]];
+    case 1:
+      new (&v[0]) Value();
+      [[fallthrough]];
+    case 0:
+      return;
+    default:
+      for (uint32_t i = 0; i < n; ++i) new (&v[i]) Value();
+  }
+}
 
 // Frees objects that were made immortal (pinned) by their owner, when the
 // owner ends and nothing else can reach them any more. Two phases: first
