@@ -20,14 +20,43 @@ namespace humus::interp {
 // for what they leave to run after themselves (see Tail).
 struct TailCall {
   static constexpr uint32_t kMaxSpread = 8;
-  Value fn;            // a Closure whose code is tail_callable
-  Value arg;           // the argument, when nargs == 0
+  // Each value sits in an anonymous union, so that the destructor decides
+  // how to drop them: every event and every function call makes one of
+  // these, and it is nearly always empty again at the end.
+  union {
+    Value fn;  // a Closure whose code is tail_callable
+  };
+  union {
+    Value arg;  // the argument, when nargs == 0
+  };
   uint32_t nargs = 0;  // else the elements of a tuple argument, not paired up
-  Value args[kMaxSpread];
-  Value value;  // the result, when there is no pending call; a block for Tail::Block
+  union {
+    Value args[kMaxSpread];
+  };
+  union {
+    Value value;  // the result, when there is no pending call; a block for Tail::Block
+  };
   // For Tail::Call: where the call statement is, so an error about what the
   // callee gave ("a statement must give a block") points at the statement.
   const rt::SourceLoc* site = nullptr;
+
+  TailCall() : fn(), arg(), args(), value() {}
+  TailCall(const TailCall&) = delete;
+  TailCall& operator=(const TailCall&) = delete;
+  ~TailCall() {
+    uint64_t any = fn.bits() | arg.bits() | value.bits();
+    for (const Value& a : args) any |= a.bits();
+    if (any) [[unlikely]]
+      drop_all();
+  }
+
+ private:
+  void drop_all() {
+    fn.~Value();
+    arg.~Value();
+    for (Value& a : args) a.~Value();
+    value.~Value();
+  }
 };
 
 // What a statement leaves to run after itself, in its tail position:

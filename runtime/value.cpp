@@ -130,8 +130,26 @@ void destroy(Object* o) {
 
 }  // namespace
 
+namespace {
+// True when none of the values is a heap object: freeing their holder
+// cannot free anything else, so it needs no worklist (a closure over
+// integers, as a BECOME per message leaves behind; a list cell of numbers).
+bool only_immediates(const Value* v, uint32_t n) {
+  for (uint32_t i = 0; i < n; ++i)
+    if (v[i].is_object()) return false;
+  return true;
+}
+}  // namespace
+
 namespace detail {
 [[gnu::noinline]] void free_object(Object* o) {
+  if (o->kind == ObjKind::Closure) {
+    auto* c = static_cast<Closure*>(o);
+    if (only_immediates(c->captures(), c->count)) return destroy(o);
+  } else if (o->kind == ObjKind::Pair) {
+    auto* p = static_cast<Pair*>(o);
+    if (!p->head.is_object() && !p->tail.is_object()) return destroy(o);
+  }
   FreeList& fl = tl_free;
   if (fl.active) {  // inside another free on this thread: defer, do not recurse
     fl.push(o);
