@@ -98,27 +98,43 @@ class CaseNode final : public ChoiceNode<CaseNode> {
   struct Alt {
     std::unique_ptr<PatNode> pattern;
     std::unique_ptr<Node> body;
-    // A literal that is one word (TRUE, #get, 0): matched by comparing words.
-    bool immediate = false;
-    uint64_t bits = 0;
+    // How the pattern is tried: most are a one-word literal (TRUE, #get,
+    // 0; compared as words), _ or a name, without a virtual call.
+    enum class Test : uint8_t { Match, Word, Any, Bind };
+    Test test = Test::Match;
+    uint64_t bits = 0;  // Word: the literal; Bind: the slot
   };
   CaseNode(rt::SourceLoc l, std::unique_ptr<Node> subject, std::vector<Alt> alts)
       : ChoiceNode(l), subject_(std::move(subject)), alts_(std::move(alts)) {
-    for (auto& a : alts_)
+    for (auto& a : alts_) {
       if (const auto* c = dynamic_cast<const ConstPat*>(a.pattern.get()); c && !c->value().is_object()) {
-        a.immediate = true;
+        a.test = Alt::Test::Word;
         a.bits = c->value().bits();
+      } else if (dynamic_cast<const WildcardPat*>(a.pattern.get())) {
+        a.test = Alt::Test::Any;
+      } else if (const auto* b = dynamic_cast<const BindPat*>(a.pattern.get())) {
+        a.test = Alt::Test::Bind;
+        a.bits = b->slot();
       }
+    }
   }
   // The first alternative whose pattern matches the subject.
   const Node* choose(Frame& f) const {
     Value tmp;
     const Value& v = operand(*subject_, f, tmp);
     for (const auto& a : alts_) {
-      if (a.immediate) {
-        if (v.bits() == a.bits) return a.body.get();
-      } else if (a.pattern->match(v, f)) {
-        return a.body.get();
+      switch (a.test) {
+        case Alt::Test::Word:
+          if (v.bits() == a.bits) return a.body.get();
+          continue;
+        case Alt::Test::Any:
+          return a.body.get();
+        case Alt::Test::Bind:
+          f.slots[a.bits] = v;
+          return a.body.get();
+        case Alt::Test::Match:
+          if (a.pattern->match(v, f)) return a.body.get();
+          continue;
       }
     }
     return nullptr;

@@ -94,6 +94,9 @@ Value LambdaNode::eval(Frame& f) const { return make_closure(code_, f); }
 Value apply_function(const Value& fn, const Value& arg, rt::Context& cx, const rt::SourceLoc& loc) {
   if (fn.is(rt::ObjKind::Closure)) {
     const auto* c = fn.as<rt::Closure>();
+    // Humus functions (the tail-callable code) without the virtual call.
+    if (c->code->tail_callable) [[likely]]
+      return static_cast<const LambdaCode*>(c->code)->apply(*c, arg, cx);
     return c->code->apply(*c, arg, cx);
   }
   if (fn.is(rt::ObjKind::Native)) return fn.as<rt::Native>()->fn(arg);
@@ -129,8 +132,9 @@ bool CallNode::eval_tail(Frame& f, TailCall& tc) const {
 // place instead of becoming a block value.
 namespace {
 // A call node in statement position: its eval_tail, as a statement's tail.
-Tail exec_call(const Node& call, Frame& f, TailCall& tc) {
-  if (!call.eval_tail(f, tc)) return statement_value(std::move(tc.value), tc, tc.site ? *tc.site : call.loc);
+template <class CallT>
+Tail exec_call(const CallT& call, Frame& f, TailCall& tc) {
+  if (!call.CallT::eval_tail(f, tc)) return statement_value(std::move(tc.value), tc, tc.site ? *tc.site : call.loc);
   if (!tc.site) tc.site = &call.loc;  // a call in a callee's tail keeps the statement's site
   return Tail::Call;
 }
@@ -365,8 +369,12 @@ Tail CreateStmt::exec(Frame& f, TailCall&) const {
   return Tail::None;
 }
 
-Tail BlockBody::run(Frame& f, TailCall& tc) const {
+void BlockBody::make_actors(Frame& f) const {
   for (uint32_t slot : creates) f.slots[slot] = f.cx.rt.new_actor(Value());
+}
+
+Tail BlockBody::run_all(Frame& f, TailCall& tc) const {
+  if (!creates.empty()) make_actors(f);
   const size_t n = steps.size();
   if (n == 0) return Tail::None;
   // tc is free until the last step: earlier steps borrow it for their tails.

@@ -109,7 +109,16 @@ struct BlockBody {
   std::vector<uint32_t> creates;
   std::vector<std::unique_ptr<StmtNode>> steps;
   // Runs the steps; returns what the last one left to run (see Tail).
-  Tail run(Frame& f, TailCall& tc) const;
+  Tail run(Frame& f, TailCall& tc) const {
+    // Most blocks are one statement (a CASE branch, a behavior's body).
+    if (creates.empty() && steps.size() == 1) [[likely]]
+      return steps[0]->exec(f, tc);
+    return run_all(f, tc);
+  }
+
+ private:
+  Tail run_all(Frame& f, TailCall& tc) const;
+  void make_actors(Frame& f) const;
 };
 
 class BlockNode;
@@ -146,7 +155,7 @@ class LambdaCode final : public rt::FunctionCode {
   LambdaCode(rt::SourceLoc l, std::shared_ptr<CaptureList> caps) : FunctionCode(l), captures(std::move(caps)) {
     tail_callable = true;
   }
-  Value apply(const rt::Closure& self, const Value& arg, rt::Context& cx) const override;
+  Value apply(const rt::Closure& self, const Value& arg, rt::Context& cx) const final;
   bool run_behavior(const rt::Closure& self, const Value& msg, rt::Context& cx) const override;
 
   // Applies the function to the tuple (args[0], ..., args[n-1]) without
