@@ -518,7 +518,7 @@ bool LambdaCode::run_behavior(const rt::Closure& self, const Value& msg, rt::Con
     t = body->exec_behavior(f, tc);
     if (t == Tail::Unhandled) return false;
   }
-  run_tail(t, tc, cx);
+  if (t != Tail::None) run_tail(t, tc, cx);
   return true;
 }
 
