@@ -152,6 +152,9 @@ class CallNode final : public Node {
   bool may_tail_call() const override { return true; }
   Tail exec(Frame& f, TailCall& tc) const override;
 
+  const Node& fn() const { return *fn_; }
+  const Node* arg() const { return arg_.get(); }
+
  private:
   std::unique_ptr<Node> fn_;
   std::unique_ptr<Node> arg_;  // null: NIL
@@ -169,6 +172,11 @@ class CallNNode final : public Node {
   bool eval_tail(Frame& f, TailCall& tc) const override;
   bool may_tail_call() const override { return true; }
   Tail exec(Frame& f, TailCall& tc) const override;
+
+  const Node& fn() const { return *fn_; }
+  const std::vector<std::unique_ptr<Node>>& args() const { return args_; }
+  // fn applied to the evaluated arguments vals[0..n): what eval gives.
+  Value apply_values(const Value& fn, Value* vals, uint32_t n, rt::Context& cx) const;
 
  private:
   std::unique_ptr<Node> fn_;

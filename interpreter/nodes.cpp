@@ -178,13 +178,17 @@ Value CallNNode::eval(Frame& f) const {
   }
   Value vals[TailCall::kMaxSpread];
   for (uint32_t i = 0; i < n; ++i) vals[i] = value_of(*args_[i], f);
+  return apply_values(fn, vals, n, f.cx);
+}
+
+Value CallNNode::apply_values(const Value& fn, Value* vals, uint32_t n, rt::Context& cx) const {
   if (fn.is(rt::ObjKind::Native)) {
     const auto* nat = fn.as<rt::Native>();
     if (n == 2 && nat->fn2) return nat->fn2(vals[0], vals[1]);
   } else if (const LambdaCode* code = spread_target(fn, n)) {
-    return code->apply_spread(*fn.as<rt::Closure>(), vals, n, f.cx);
+    return code->apply_spread(*fn.as<rt::Closure>(), vals, n, cx);
   }
-  return apply_function(fn, tuple_of(vals, n), f.cx, loc);
+  return apply_function(fn, tuple_of(vals, n), cx, loc);
 }
 
 bool CallNNode::eval_tail(Frame& f, TailCall& tc) const {
@@ -342,11 +346,57 @@ Tail AfterStmt::exec(Frame& f, TailCall&) const {
   return Tail::None;
 }
 
+BecomeStmt::BecomeStmt(rt::SourceLoc l, std::unique_ptr<Node> beh) : StmtNode(l), beh_(std::move(beh)) {
+  call1_ = dynamic_cast<const CallNode*>(beh_.get());
+  calln_ = dynamic_cast<const CallNNode*>(beh_.get());
+}
+
+void BecomeStmt::check(Frame& f) const {
+  if (!f.cx.self) runtime_error(loc, "BECOME can only be used inside an actor's behavior, not at top level");
+  if (f.cx.fx.has_become()) runtime_error(loc, "a second BECOME in one message-event");
+}
+
+// The call in `BECOME f(args)`: f and the arguments are evaluated as the
+// call would; for a behavior factory, the closure's captures are left
+// pending in the effects (true), else the call is made into `beh` (false).
+bool BecomeStmt::pend_factory(Frame& f, const Value& fn, const Value* arg, const Value* args, uint32_t n) const {
+  if (!is_tail_callable(fn)) return false;
+  const auto* closure = fn.as<rt::Closure>();
+  const auto* code = static_cast<const LambdaCode*>(closure->code);
+  const LambdaCode* made = code->factory_for(n);
+  if (!made || code->factory_captures() > rt::Effects::kPendingMax) return false;
+  check(f);
+  rt::Effects& fx = f.cx.fx;
+  code->capture_arguments(*closure, arg, args, fx.pending);
+  fx.pending_count = code->factory_captures();
+  fx.pending_code = made;
+  return true;
+}
+
+bool BecomeStmt::eval_call1(Frame& f, Value& beh) const {
+  Value fn = value_of(call1_->fn(), f);
+  Value arg = call1_->arg() ? value_of(*call1_->arg(), f) : Value::nil();
+  if (pend_factory(f, fn, &arg, nullptr, 0)) return true;
+  beh = apply_function(fn, arg, f.cx, call1_->loc);
+  return false;
+}
+
+bool BecomeStmt::eval_calln(Frame& f, Value& beh) const {
+  Value fn = value_of(calln_->fn(), f);
+  const auto n = uint32_t(calln_->args().size());
+  Value args[TailCall::kMaxSpread];
+  for (uint32_t i = 0; i < n; ++i) args[i] = value_of(*calln_->args()[i], f);
+  if (pend_factory(f, fn, nullptr, args, n)) return true;
+  beh = calln_->apply_values(fn, args, n, f.cx);
+  return false;
+}
+
 Tail BecomeStmt::exec(Frame& f, TailCall&) const {
-  Value beh = beh_->eval(f);
+  Value beh;
+  if (call1_ ? eval_call1(f, beh) : calln_ ? eval_calln(f, beh) : (beh = beh_->eval(f), false)) return Tail::None;
   if (!f.cx.self) runtime_error(loc, "BECOME can only be used inside an actor's behavior, not at top level");
   if (!beh.is_function()) runtime_error(loc, "BECOME needs a function as the behavior, not " + describe(beh));
-  if (!f.cx.fx.become.empty()) runtime_error(loc, "a second BECOME in one message-event");
+  check(f);
   f.cx.fx.become = std::move(beh);
   return Tail::None;
 }
@@ -439,7 +489,11 @@ void LambdaCode::plan_factory() {
 Value LambdaCode::make_from_arguments(const rt::Closure& self, const Value* arg, const Value* args) const {
   rt::Closure* c = rt::Closure::make(factory_, uint32_t(factory_sources_.size()));
   Value result = Value::adopt(c);
-  Value* out = c->captures();
+  capture_arguments(self, arg, args, c->captures());
+  return result;
+}
+
+void LambdaCode::capture_arguments(const rt::Closure& self, const Value* arg, const Value* args, Value* out) const {
   for (const FactorySource& src : factory_sources_) {
     switch (src.kind) {
       case FactorySource::Kind::Arg:
@@ -453,7 +507,6 @@ Value LambdaCode::make_from_arguments(const rt::Closure& self, const Value* arg,
         break;
     }
   }
-  return result;
 }
 
 bool LambdaCode::bind_spread_matching(Frame& f, Value* args, uint32_t n) const {

@@ -30,13 +30,23 @@ class AfterStmt final : public StmtNode {
   std::unique_ptr<Node> delay_, msg_, target_;
 };
 
+// BECOME beh. When beh is a call of a behavior factory (the usual
+// `BECOME counter(add(sum, msg))`), the closure is not made here: its
+// captured values go to the event's effects, and the commit reuses the
+// actor's closure for them when it can (Effects::pending_code).
 class BecomeStmt final : public StmtNode {
  public:
-  BecomeStmt(rt::SourceLoc l, std::unique_ptr<Node> beh) : StmtNode(l), beh_(std::move(beh)) {}
+  BecomeStmt(rt::SourceLoc l, std::unique_ptr<Node> beh);
   Tail exec(Frame& f, TailCall& tc) const override;
 
  private:
+  bool eval_call1(Frame& f, Value& beh) const;
+  bool eval_calln(Frame& f, Value& beh) const;
+  bool pend_factory(Frame& f, const Value& fn, const Value* arg, const Value* args, uint32_t n) const;
+  void check(Frame& f) const;
   std::unique_ptr<Node> beh_;
+  const CallNode* call1_ = nullptr;   // beh_ as a one-argument call
+  const CallNNode* calln_ = nullptr;  // beh_ as a call of several arguments
 };
 
 class ThrowStmt final : public StmtNode {
@@ -200,6 +210,15 @@ class LambdaCode final : public rt::FunctionCode {
   // factory, `DEF counter(sum) AS \msg.[...]`. Applying one makes the
   // closure straight from the arguments, without a frame.
   void plan_factory();
+  // A factory applied to one argument (n == 0) or n spread ones: the code
+  // of the closure it makes straight from them, or null (the general path).
+  const LambdaCode* factory_for(uint32_t n) const {
+    if (!factory_) return nullptr;
+    return (n ? move_spread_ && spread.size() == n : arg_slot_ >= 0) ? factory_ : nullptr;
+  }
+  uint32_t factory_captures() const { return uint32_t(factory_sources_.size()); }
+  // The values that closure captures, copied to out[0..factory_captures()).
+  void capture_arguments(const rt::Closure& self, const Value* arg, const Value* args, Value* out) const;
 
  private:
   bool bind_spread_matching(Frame& f, Value* args, uint32_t n) const;

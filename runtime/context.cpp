@@ -15,6 +15,9 @@ void Effects::drop_all() {
   runs.clear();
   delayed.clear();
   become = Value();
+  for (uint32_t i = 0; i < pending_count; ++i) pending[i] = Value();
+  pending_code = nullptr;
+  pending_count = 0;
   // Kept for the next event, unless one huge event (a loop of sends that
   // alternate between actors, or of AFTERs) grew them: that memory goes
   // back rather than staying with the worker.

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "runtime/actor.hpp"
+#include "runtime/code.hpp"
 #include "runtime/value.hpp"
 
 namespace humus::rt {
@@ -42,6 +43,16 @@ struct Effects {
   std::vector<Run> runs;         // in SEND order
   std::vector<Delayed> delayed;  // AFTER, in statement order
   Value become;                  // empty unless BECOME ran
+  // Or a BECOME of a closure not made yet (a behavior factory's result):
+  // its code and captured values. The commit writes them into the actor's
+  // closure in place when only the actor holds it and the code is the same
+  // (a counter's BECOME counter(add(sum, n))), and makes a closure otherwise.
+  static constexpr uint32_t kPendingMax = 4;
+  const FunctionCode* pending_code = nullptr;
+  uint32_t pending_count = 0;
+  Value pending[kPendingMax];
+
+  bool has_become() const { return !become.empty() || pending_code; }
 
   // Buffers SEND message TO target (an actor, borrowed).
   void send(Actor* target, Value message) {
@@ -60,7 +71,7 @@ struct Effects {
 
   // Drops everything buffered (a failed event, or what a commit left).
   void clear() {
-    if (!runs.empty() || !delayed.empty() || !become.empty()) drop_all();
+    if (!runs.empty() || !delayed.empty() || has_become()) drop_all();
   }
 
  private:

@@ -154,9 +154,40 @@ void Runtime::wait_idle() { dispatcher_.wait_idle(); }
 
 void Runtime::send(const Value& target, Value message) { dispatcher_.enqueue(target.as<Actor>(), std::move(message)); }
 
+namespace {
+// Installs a pending BECOME (Effects::pending_code): in place when the
+// actor's closure has the same code and nobody else holds it, which spares
+// a BECOME per message an allocation and a free.
+void install_pending(Actor& actor, Effects& fx) {
+  const uint32_t n = fx.pending_count;
+  if (actor.behavior.is(ObjKind::Closure)) {
+    auto* old = actor.behavior.as<Closure>();
+    // Acquire: a reference another thread dropped just now must have
+    // finished its reads of the captures before we overwrite them.
+    if (old->code == fx.pending_code && old->count == n && !old->immortal() &&
+        old->refs.load(std::memory_order_acquire) == 1) {
+      for (uint32_t i = 0; i < n; ++i) old->captures()[i] = std::move(fx.pending[i]);
+      fx.pending_code = nullptr;
+      fx.pending_count = 0;
+      return;
+    }
+  }
+  Closure* c = Closure::make(fx.pending_code, n);
+  for (uint32_t i = 0; i < n; ++i) c->captures()[i] = std::move(fx.pending[i]);
+  actor.behavior = Value::adopt(c);
+  fx.pending_code = nullptr;
+  fx.pending_count = 0;
+}
+}  // namespace
+
 void Runtime::commit(Context& cx) {
   Effects& fx = cx.fx;
-  if (!fx.become.empty() && cx.self) cx.self->behavior = std::move(fx.become);
+  if (cx.self) {
+    if (fx.pending_code)
+      install_pending(*cx.self, fx);
+    else if (!fx.become.empty())
+      cx.self->behavior = std::move(fx.become);
+  }
   for (auto& r : fx.runs) {
     dispatcher_.enqueue_chain(r.target, r.first, r.last, r.count);
     r.first = nullptr;  // the mailbox has them now; clear() releases the target

@@ -92,3 +92,66 @@ TEST_CASE("an actor fills one cache line, aligned to it") {
   CHECK(a->state.load() == SchedState::Idle);
   a->release();
 }
+
+#include "runtime/runtime.hpp"
+
+namespace {
+// A function code that is never run: the closures below only carry it.
+struct NoCode final : FunctionCode {
+  NoCode() : FunctionCode(SourceLoc{}) {}
+  Value apply(const Closure&, const Value&, Context&) const override { return Value(); }
+  bool run_behavior(const Closure&, const Value&, Context&) const override { return true; }
+};
+
+Value closure_of(const FunctionCode& code, int64_t capture) {
+  Closure* c = Closure::make(&code, 1);
+  c->captures()[0] = Value::small(capture);
+  return Value::adopt(c);
+}
+
+void pend(Effects& fx, const FunctionCode& code, int64_t capture) {
+  fx.pending_code = &code;
+  fx.pending_count = 1;
+  fx.pending[0] = Value::small(capture);
+}
+}  // namespace
+
+TEST_CASE("a pending BECOME reuses the actor's closure only when nobody else holds it") {
+  NoCode code, other;
+  Runtime rt(RuntimeOptions{});
+  auto cx = rt.make_context();
+  Value actor = rt.new_actor(closure_of(code, 1));
+  Actor& a = *actor.as<Actor>();
+  cx->self = &a;
+
+  // The actor holds the only reference, same code: written in place.
+  const Object* before = a.behavior.object();
+  pend(cx->fx, code, 2);
+  rt.commit(*cx);
+  CHECK(a.behavior.object() == before);
+  CHECK(a.behavior.as<Closure>()->captures()[0].small_value() == 2);
+  CHECK_FALSE(cx->fx.has_become());
+
+  // Someone else holds it too: a new closure, the old one untouched.
+  Value held = a.behavior;
+  pend(cx->fx, code, 3);
+  rt.commit(*cx);
+  CHECK(a.behavior.object() != held.object());
+  CHECK(a.behavior.as<Closure>()->captures()[0].small_value() == 3);
+  CHECK(held.as<Closure>()->captures()[0].small_value() == 2);
+
+  // Other code: a new closure with it.
+  pend(cx->fx, other, 4);
+  rt.commit(*cx);
+  CHECK(a.behavior.as<Closure>()->code == &other);
+  CHECK(a.behavior.as<Closure>()->captures()[0].small_value() == 4);
+
+  // A failed event: the pending values are dropped, the behavior stays.
+  pend(cx->fx, other, 5);
+  cx->fx.clear();
+  CHECK_FALSE(cx->fx.has_become());
+  CHECK(a.behavior.as<Closure>()->captures()[0].small_value() == 4);
+  cx->self = nullptr;
+  a.behavior = Value();  // no code outlives its closures
+  held = Value();
+}
