@@ -100,7 +100,7 @@ class CaseNode final : public ChoiceNode<CaseNode> {
     std::unique_ptr<Node> body;
     // How the pattern is tried: most are a one-word literal (TRUE, #get,
     // 0; compared as words), _ or a name, without a virtual call.
-    enum class Test : uint8_t { Match, Word, Any, Bind };
+    enum class Test : uint8_t { Match, Word, Any, Bind, Tuple };
     Test test = Test::Match;
     uint64_t bits = 0;  // Word: the literal; Bind: the slot
   };
@@ -115,6 +115,8 @@ class CaseNode final : public ChoiceNode<CaseNode> {
       } else if (const auto* b = dynamic_cast<const BindPat*>(a.pattern.get())) {
         a.test = Alt::Test::Bind;
         a.bits = b->slot();
+      } else if (const auto* t = dynamic_cast<const TuplePat*>(a.pattern.get()); t && t->elements().size() >= 2) {
+        a.test = Alt::Test::Tuple;  // only a pair can match: anything else is passed over at once
       }
     }
   }
@@ -132,6 +134,9 @@ class CaseNode final : public ChoiceNode<CaseNode> {
         case Alt::Test::Bind:
           f.slots[a.bits] = v;
           return a.body.get();
+        case Alt::Test::Tuple:
+          if (v.is_pair() && a.pattern->match(v, f)) return a.body.get();
+          continue;
         case Alt::Test::Match:
           if (a.pattern->match(v, f)) return a.body.get();
           continue;
