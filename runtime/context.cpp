@@ -1,13 +1,27 @@
 // Dropping an event's buffered effects.
 #include "runtime/context.hpp"
 
+#include <algorithm>
+
 namespace humus::rt {
+
+void Effects::extend(Run& r, Value message) {
+  // Batches double from 4 items to 256: a short run wastes little room, a
+  // long one costs a node per 256 messages.
+  uint32_t capacity = 4;
+  if (r.last->is_batch()) capacity = std::min<uint32_t>(static_cast<Batch*>(r.last)->capacity * 2, 256);
+  Batch* b = Batch::make(capacity);
+  new (&b->items()[0]) Value(std::move(message));
+  b->count = 1;
+  r.last->next.store(b, std::memory_order_relaxed);  // published by the commit's push
+  r.last = b;
+}
 
 void Effects::drop_all() {
   for (Run& r : runs) {
     for (Message* m = r.first; m;) {
       Message* next = m->next.load(std::memory_order_relaxed);
-      delete m;
+      free_message(m);
       m = next;
     }
     r.target->release();

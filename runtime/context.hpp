@@ -56,15 +56,21 @@ struct Effects {
 
   // Buffers SEND message TO target (an actor, borrowed).
   void send(Actor* target, Value message) {
-    auto* m = new Message;
-    m->payload = std::move(message);
     if (!runs.empty() && runs.back().target == target) [[likely]] {
       Run& r = runs.back();
-      r.last->next.store(m, std::memory_order_relaxed);  // published by the commit's push
-      r.last = m;
       ++r.count;
+      if (r.last->is_batch()) {
+        auto* b = static_cast<Batch*>(r.last);
+        if (b->count < b->capacity) [[likely]] {
+          new (&b->items()[b->count++]) Value(std::move(message));
+          return;
+        }
+      }
+      extend(r, std::move(message));
       return;
     }
+    auto* m = new Message;
+    m->payload = std::move(message);
     target->retain();
     runs.push_back({target, m, m, 1});
   }
@@ -75,6 +81,8 @@ struct Effects {
   }
 
  private:
+  // Starts a new batch at the end of r's chain, holding `message`.
+  void extend(Run& r, Value message);
   void drop_all();
 };
 

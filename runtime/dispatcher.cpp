@@ -53,7 +53,7 @@ void Dispatcher::stop() {
   threads_.clear();
   // Whatever is still queued is dropped with the queues' references.
   auto drop = [](Actor* a) {
-    while (Message* m = a->mailbox.pop()) delete m;
+    while (Message* m = a->mailbox.pop()) free_message(m);
     a->release();
   };
   for (auto& w : workers_)
@@ -180,6 +180,13 @@ Actor* Dispatcher::steal(Worker& w) {
   return nullptr;
 }
 
+void Dispatcher::deliver(Actor& actor, Value& message, Context& cx) {
+  if (!dropping_.load(std::memory_order_relaxed)) [[likely]]
+    runner_.run_event(actor, message, cx);
+  else
+    dropped_.fetch_add(1, std::memory_order_relaxed);
+}
+
 void Dispatcher::run_turn(Worker& w, Actor* actor) {
 #if HUMUS_CHECKS
   // Checked builds (sanitizers): only the worker that took the actor from a
@@ -194,15 +201,30 @@ void Dispatcher::run_turn(Worker& w, Actor* actor) {
 #endif
   Context& cx = *w.cx;
   uint64_t consumed = 0;
-  for (unsigned n = 0; n < budget_; ++n) {
+  while (consumed < budget_) {
     Message* m = actor->mailbox.pop();
     if (!m) break;
-    if (!dropping_.load(std::memory_order_relaxed))
-      runner_.run_event(*actor, m->payload, cx);
-    else
-      dropped_.fetch_add(1, std::memory_order_relaxed);
-    delete m;
-    ++consumed;
+    if (!m->is_batch()) {
+      deliver(*actor, m->payload, cx);
+      delete m;
+      ++consumed;
+      continue;
+    }
+    // A batch: each message is an event of its own, within the budget; the
+    // rest waits at the front of the mailbox for the next turn.
+    auto* b = static_cast<Batch*>(m);
+    while (b->taken < b->count && consumed < budget_) {
+      Value& item = b->items()[b->taken];
+      deliver(*actor, item, cx);
+      item.~Value();
+      ++b->taken;
+      ++consumed;
+    }
+    if (b->taken < b->count) {
+      actor->mailbox.unpop(b);
+      break;
+    }
+    free_message(b);
   }
   w.consumed.store(w.consumed.load(std::memory_order_relaxed) + consumed, std::memory_order_relaxed);
   if (!actor->mailbox.empty_for_consumer()) {

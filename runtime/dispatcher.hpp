@@ -109,6 +109,8 @@ class Dispatcher {
   Actor* find_work(Worker& w);
   Actor* steal(Worker& w);
   void run_turn(Worker& w, Actor* actor);
+  // Runs one message as an event (or drops it, when stopping for a limit).
+  void deliver(Actor& actor, Value& message, Context& cx);
   void make_ready(Actor* actor);  // after winning Idle -> Scheduled
   void push_local(Worker& w, Actor* actor);
   void push_global(Actor* actor);

@@ -11,15 +11,52 @@
 #pragma once
 
 #include <atomic>
+#include <new>
 
 #include "runtime/value.hpp"
 
 namespace humus::rt {
 
+// A node of a mailbox: one message, or a Batch of them. An event's run of
+// sends to one actor (a loop of a million sends) goes into batches, so it
+// costs a node per few hundred messages and 8 bytes per message, not a node
+// each; the receiver still handles every message as an event of its own.
 struct Message {
   std::atomic<Message*> next{nullptr};
-  Value payload;
+  Value payload;  // empty: the node is a Batch (a message is never empty)
+
+  bool is_batch() const { return payload.empty(); }
 };
+
+struct Batch : Message {
+  uint32_t count = 0;  // items filled (by the sender)
+  uint32_t capacity;
+  uint32_t taken = 0;  // items handled (by the receiver)
+
+  Value* items() { return reinterpret_cast<Value*>(this + 1); }
+
+  // A batch with room for `capacity` items.
+  static Batch* make(uint32_t capacity) {
+    void* mem = ::operator new(sizeof(Batch) + sizeof(Value) * capacity);
+    return new (mem) Batch(capacity);
+  }
+
+ private:
+  explicit Batch(uint32_t c) : capacity(c) {}
+};
+static_assert(sizeof(Batch) % alignof(Value) == 0);
+
+// Frees a node of either kind with the messages it still holds.
+inline void free_message(Message* m) {
+  if (!m->is_batch()) {
+    delete m;
+    return;
+  }
+  auto* b = static_cast<Batch*>(m);
+  for (uint32_t i = b->taken; i < b->count; ++i) b->items()[i].~Value();
+  b->~Batch();
+  ::operator delete(static_cast<void*>(b));
+}
 
 class Mailbox {
  public:
@@ -27,7 +64,7 @@ class Mailbox {
   Mailbox(const Mailbox&) = delete;
   Mailbox& operator=(const Mailbox&) = delete;
   ~Mailbox() {
-    while (Message* m = pop()) delete m;
+    while (Message* m = pop()) free_message(m);
   }
 
   void push(Message* m) { push_chain(m, m); }
@@ -70,6 +107,10 @@ class Mailbox {
     }
     return nullptr;
   }
+
+  // Puts back the node pop() just returned (a batch not handled to the end):
+  // pop() only moved the consumer's end past it, so this restores the queue.
+  void unpop(Message* m) { tail_ = m; }
 
   // For the consumer, while it still owns the queue: true when the queue is
   // empty and no push is half done (tail and head both at the stub). pop()

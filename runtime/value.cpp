@@ -182,7 +182,7 @@ void free_pinned(std::vector<Object*> objects) {
       case ObjKind::Actor: {
         auto* a = static_cast<Actor*>(o);
         a->behavior = Value();
-        while (Message* m = a->mailbox.pop()) delete m;
+        while (Message* m = a->mailbox.pop()) free_message(m);
         break;
       }
       case ObjKind::Closure: {
