@@ -179,6 +179,10 @@ class CallNNode final : public Node {
   Value apply_values(const Value& fn, Value* vals, uint32_t n, rt::Context& cx) const;
 
  private:
+  [[gnu::noinline]] Value call_now(Frame& f, const Value& fn) const;
+
+ public:
+ private:
   std::unique_ptr<Node> fn_;
   std::vector<std::unique_ptr<Node>> args_;  // 2 <= size <= TailCall::kMaxSpread
 };

@@ -45,9 +45,8 @@ struct TailCall {
   TailCall& operator=(const TailCall&) = delete;
   ~TailCall() {
     static_assert(kMaxSpread == 8);  // spelled out: a loop here is not unrolled
-    const uint64_t any = fn.bits() | arg.bits() | value.bits() | args[0].bits() | args[1].bits() |
-                         args[2].bits() | args[3].bits() | args[4].bits() | args[5].bits() | args[6].bits() |
-                         args[7].bits();
+    const uint64_t any = fn.bits() | arg.bits() | value.bits() | args[0].bits() | args[1].bits() | args[2].bits() |
+                         args[3].bits() | args[4].bits() | args[5].bits() | args[6].bits() | args[7].bits();
     if (any) [[unlikely]]
       drop_all();
   }

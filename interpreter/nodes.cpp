@@ -193,19 +193,13 @@ Value CallNNode::apply_values(const Value& fn, Value* vals, uint32_t n, rt::Cont
 
 bool CallNNode::eval_tail(Frame& f, TailCall& tc) const {
   Value fn = value_of(*fn_, f);
-  if (!is_tail_callable(fn)) {
-    const auto n = uint32_t(args_.size());
-    Value vals[TailCall::kMaxSpread];
-    for (uint32_t i = 0; i < n; ++i) vals[i] = value_of(*args_[i], f);
-    if (fn.is(rt::ObjKind::Native) && n == 2 && fn.as<rt::Native>()->fn2)
-      tc.value = fn.as<rt::Native>()->fn2(vals[0], vals[1]);
-    else
-      tc.value = apply_function(fn, tuple_of(vals, n), f.cx, loc);
+  if (!is_tail_callable(fn)) [[unlikely]] {
+    tc.value = call_now(f, fn);
     return false;
   }
   const auto n = uint32_t(args_.size());
   for (uint32_t i = 0; i < n; ++i) tc.args[i] = value_of(*args_[i], f);
-  if (spread_target(fn, n)) {
+  if (static_cast<const LambdaCode*>(fn.as<rt::Closure>()->code)->spread.size() == n) [[likely]] {
     tc.nargs = n;
   } else {
     tc.arg = tuple_of(tc.args, n);
@@ -213,6 +207,14 @@ bool CallNNode::eval_tail(Frame& f, TailCall& tc) const {
   }
   tc.fn = std::move(fn);
   return true;
+}
+
+// A built-in (or a non-function) in tail position: called at once.
+Value CallNNode::call_now(Frame& f, const Value& fn) const {
+  const auto n = uint32_t(args_.size());
+  Value vals[TailCall::kMaxSpread];
+  for (uint32_t i = 0; i < n; ++i) vals[i] = value_of(*args_[i], f);
+  return apply_values(fn, vals, n, f.cx);
 }
 
 Builtin2Node::Builtin2Node(rt::SourceLoc l, std::unique_ptr<GlobalNode> fn, const rt::Native* native,
