@@ -301,6 +301,7 @@ Value TupleNode::eval(Frame& f) const {
   // Evaluate left to right, then pair up from the back.
   // Literals with many elements (a generated table) go to the heap, not the stack.
   const size_t n = elems_.size();
+  if (n < 3) __builtin_unreachable();  // a tuple has two or more elements, and two are done above
   std::vector<Value> heap;
   Value* vals;
   if (n <= 64) {
