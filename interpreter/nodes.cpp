@@ -354,8 +354,9 @@ BecomeStmt::BecomeStmt(rt::SourceLoc l, std::unique_ptr<Node> beh) : StmtNode(l)
   calln_ = dynamic_cast<const CallNNode*>(beh_.get());
 }
 
-void BecomeStmt::check(Frame& f) const {
+void BecomeStmt::check(Frame& f, const Value* beh) const {
   if (!f.cx.self) runtime_error(loc, "BECOME can only be used inside an actor's behavior, not at top level");
+  if (beh && !beh->is_function()) runtime_error(loc, "BECOME needs a function as the behavior, not " + describe(*beh));
   if (f.cx.fx.has_become()) runtime_error(loc, "a second BECOME in one message-event");
 }
 
@@ -397,9 +398,7 @@ bool BecomeStmt::eval_calln(Frame& f, Value& beh) const {
 Tail BecomeStmt::exec(Frame& f, TailCall&) const {
   Value beh;
   if (call1_ ? eval_call1(f, beh) : calln_ ? eval_calln(f, beh) : (beh = beh_->eval(f), false)) return Tail::None;
-  if (!f.cx.self) runtime_error(loc, "BECOME can only be used inside an actor's behavior, not at top level");
-  if (!beh.is_function()) runtime_error(loc, "BECOME needs a function as the behavior, not " + describe(beh));
-  check(f);
+  check(f, &beh);
   f.cx.fx.become = std::move(beh);
   return Tail::None;
 }

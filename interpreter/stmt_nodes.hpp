@@ -43,7 +43,8 @@ class BecomeStmt final : public StmtNode {
   bool eval_call1(Frame& f, Value& beh) const;
   bool eval_calln(Frame& f, Value& beh) const;
   bool pend_factory(Frame& f, const Value& fn, const Value* arg, const Value* args, uint32_t n) const;
-  void check(Frame& f) const;
+  // The errors of BECOME: at top level, not a function (when beh is given), a second one.
+  void check(Frame& f, const Value* beh = nullptr) const;
   std::unique_ptr<Node> beh_;
   const CallNode* call1_ = nullptr;   // beh_ as a one-argument call
   const CallNNode* calln_ = nullptr;  // beh_ as a call of several arguments
