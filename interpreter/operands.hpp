@@ -62,6 +62,8 @@ inline const Value& operand(const Node& n, Frame& f, Value& tmp) {
 }
 
 // The value of `n`, owned: a copy of a variable or literal, or evaluated.
+// Spelled out rather than built on operand(), so the value is made
+// straight in the caller's result, with no temporary to move from.
 inline Value value_of(const Node& n, Frame& f) {
   switch (n.access) {
     case Node::Access::Slot:

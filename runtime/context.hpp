@@ -9,6 +9,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <cstdlib>
 #include <vector>
 
 #include "runtime/actor.hpp"
@@ -56,6 +57,11 @@ struct Effects {
 
   // Buffers SEND message TO target (an actor, borrowed).
   void send(Actor* target, Value message) {
+#if HUMUS_CHECKS
+    // An empty payload would read as a Batch (mailbox.hpp); no value a
+    // program or a host can make is empty.
+    if (message.empty()) std::abort();
+#endif
     if (!runs.empty() && runs.back().target == target) [[likely]] {
       Run& r = runs.back();
       ++r.count;

@@ -64,6 +64,9 @@ void Dispatcher::stop() {
 // ------------------------------------------------------------------ sending
 
 void Dispatcher::enqueue(Actor* target, Value msg) {
+#if HUMUS_CHECKS
+  if (msg.empty()) std::abort();  // it would read as a Batch (mailbox.hpp)
+#endif
   auto* m = new Message;
   m->payload = std::move(msg);
   enqueue_chain(target, m, m, 1);

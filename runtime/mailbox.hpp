@@ -23,7 +23,7 @@ namespace humus::rt {
 // each; the receiver still handles every message as an event of its own.
 struct Message {
   std::atomic<Message*> next{nullptr};
-  Value payload;  // empty: the node is a Batch (a message is never empty)
+  Value payload;  // empty: the node is a Batch (a message is never empty: see Effects::send)
 
   bool is_batch() const { return payload.empty(); }
 };
