@@ -1,7 +1,7 @@
 # The embedding library and its packaging (docs/embedding.md).
 #
 # The three layers (humus_grammar, humus_runtime, humus_interp, which holds
-# the API in interpreter/embed_*.cpp) are compiled once, position
+# the API in interpreter/embed/*.cpp) are compiled once, position
 # independent, and their objects make both libhumus.a and libhumus.so: no
 # source is compiled twice. `cmake --install` then gives the libraries, the
 # public headers (include/humus), the standard library (share/humus/stdlib),

@@ -7,7 +7,7 @@
 
 #include "grammar/diagnostic.hpp"
 #include "grammar/parser.hpp"
-#include "interpreter/compiler.hpp"
+#include "interpreter/compile/compiler.hpp"
 
 namespace humus::interp {
 

@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "grammar/ast.hpp"
-#include "interpreter/program.hpp"
+#include "interpreter/engine/program.hpp"
 #include "runtime/runtime.hpp"
 
 namespace humus::interp {

@@ -5,7 +5,7 @@
 // nodes are templates over these (Builtin2), or use operand() at run time.
 #pragma once
 
-#include "interpreter/node.hpp"
+#include "interpreter/engine/node.hpp"
 
 namespace humus::interp {
 

@@ -9,8 +9,8 @@
 
 #include <memory>
 
-#include "interpreter/compile_error.hpp"
-#include "interpreter/program.hpp"
+#include "interpreter/compile/compile_error.hpp"
+#include "interpreter/engine/program.hpp"
 #include "runtime/runtime.hpp"
 
 namespace humus::interp {

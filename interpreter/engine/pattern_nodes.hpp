@@ -4,7 +4,7 @@
 #include <memory>
 #include <vector>
 
-#include "interpreter/expr_nodes.hpp"
+#include "interpreter/engine/expr_nodes.hpp"
 #include "runtime/equality.hpp"
 
 namespace humus::interp {

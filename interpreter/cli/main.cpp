@@ -18,7 +18,7 @@
 #include <thread>
 
 #include "interpreter/interpreter.hpp"
-#include "interpreter/repl.hpp"
+#include "interpreter/repl/repl.hpp"
 #include "runtime/stack_guard.hpp"
 
 namespace {

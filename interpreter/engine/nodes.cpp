@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <string>
 
-#include "interpreter/stmt_nodes.hpp"
+#include "interpreter/engine/stmt_nodes.hpp"
 #include "runtime/actor.hpp"
 #include "runtime/integer.hpp"
 #include "runtime/print.hpp"

@@ -7,7 +7,7 @@
 #include <memory>
 #include <vector>
 
-#include "interpreter/pattern_nodes.hpp"
+#include "interpreter/engine/pattern_nodes.hpp"
 
 namespace humus::interp {
 

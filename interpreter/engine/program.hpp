@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "grammar/ast.hpp"
-#include "interpreter/stmt_nodes.hpp"
+#include "interpreter/engine/stmt_nodes.hpp"
 
 namespace humus::interp {
 

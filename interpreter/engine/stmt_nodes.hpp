@@ -6,7 +6,7 @@
 #include <memory>
 #include <vector>
 
-#include "interpreter/control_nodes.hpp"
+#include "interpreter/engine/control_nodes.hpp"
 
 namespace humus::interp {
 

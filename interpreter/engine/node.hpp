@@ -10,7 +10,7 @@
 #include <atomic>
 #include <string>
 
-#include "interpreter/frame.hpp"
+#include "interpreter/engine/frame.hpp"
 #include "runtime/errors.hpp"
 
 namespace humus::interp {

@@ -1,4 +1,4 @@
-#include "interpreter/repl_terminal.hpp"
+#include "interpreter/repl/repl_terminal.hpp"
 
 #include <fcntl.h>
 #include <histedit.h>

@@ -1,4 +1,4 @@
-#include "interpreter/repl.hpp"
+#include "interpreter/repl/repl.hpp"
 
 #include <algorithm>
 #include <cstdlib>
@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "interpreter/interpreter.hpp"
-#include "interpreter/repl_terminal.hpp"
+#include "interpreter/repl/repl_terminal.hpp"
 #include "runtime/print.hpp"
 
 namespace humus::repl {

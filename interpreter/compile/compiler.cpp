@@ -1,4 +1,4 @@
-#include "interpreter/compiler.hpp"
+#include "interpreter/compile/compiler.hpp"
 
 #include <algorithm>
 #include <functional>
@@ -6,7 +6,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
-#include "interpreter/dataflow.hpp"
+#include "interpreter/compile/dataflow.hpp"
 #include "runtime/integer.hpp"
 #include "runtime/symbols.hpp"
 

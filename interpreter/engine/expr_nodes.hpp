@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "interpreter/node.hpp"
-#include "interpreter/operands.hpp"
+#include "interpreter/engine/node.hpp"
+#include "interpreter/engine/operands.hpp"
 #include "runtime/code.hpp"
 #include "runtime/integer.hpp"
 #include "runtime/runtime.hpp"

@@ -1,9 +1,9 @@
-#include "interpreter/dataflow.hpp"
+#include "interpreter/compile/dataflow.hpp"
 
 #include <algorithm>
 #include <unordered_map>
 
-#include "interpreter/compile_error.hpp"
+#include "interpreter/compile/compile_error.hpp"
 
 namespace humus::interp {
 
