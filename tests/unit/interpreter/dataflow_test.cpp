@@ -2,8 +2,8 @@
 #include <doctest/doctest.h>
 
 #include "grammar/parser.hpp"
-#include "interpreter/compile_error.hpp"
-#include "interpreter/dataflow.hpp"
+#include "interpreter/compile/compile_error.hpp"
+#include "interpreter/compile/dataflow.hpp"
 #include "run_program.hpp"
 
 using humus::test::run_program;
