@@ -8,6 +8,7 @@
 #include "grammar/diagnostic.hpp"
 #include "grammar/parser.hpp"
 #include "interpreter/compile/compiler.hpp"
+#include "interpreter/engine/vm.hpp"
 
 namespace humus::interp {
 
@@ -223,15 +224,9 @@ Interpreter::Outcome Interpreter::run_stmt(const CompiledUnit& unit, const TopSt
     return import_at(t.import, dir, &t.source_loc);
   }
   rt::Context& cx = top_;
-  HUMUS_FRAME(f, t.layout.slots, nullptr, cx);
   try {
-    {
-      TailCall tc;
-      run_tail(t.body.run(f, tc), tc, cx);
-    }
-    for (auto [slot, global] : t.publish) runtime_->globals().set(global, f.slots[slot]);
-    if (t.expr) {
-      rt::Value v = t.expr->eval(f);
+    if (t.is_expr) {
+      rt::Value v = run_top(t.proto, t.proto.entry_value, cx);
       if (v.is_block()) {
         run_statement_value(std::move(v), t.source_loc, cx);
       } else if (on_value) {
@@ -239,6 +234,8 @@ Interpreter::Outcome Interpreter::run_stmt(const CompiledUnit& unit, const TopSt
       } else if (!v.is_undefined()) {
         rt::runtime_error(t.source_loc, "a top-level statement must give a block or ?, not " + describe(v));
       }
+    } else {
+      run_top(t.proto, t.proto.entry_stmt, cx);
     }
     runtime_->commit(cx);
     return Outcome::Ok;

@@ -5,8 +5,8 @@
 // two interfaces. A function *value* is a Closure: the code plus the values
 // it captured (flat closures: each captured variable is copied once, when
 // the closure is made, so a body reads it at a fixed index with no lookup).
-// A block *value* is a BlockValue: the code plus the slots of the frame it
-// was made in, which its statements read when the block finally runs.
+// A block *value* is a BlockValue, made the same way: the code plus the
+// values of the names it uses from where it was written.
 #pragma once
 
 #include <cstdint>
@@ -63,7 +63,9 @@ class NativeBehaviorCode final : public FunctionCode {
   NativeBehavior fn_;
 };
 
-// Objects with a trailing array of Values, allocated in one piece.
+// Objects with a trailing array of Values, allocated in one piece: a
+// closure and a block value each hold their code and the values they
+// captured.
 struct Closure : Object {
   const FunctionCode* code;
   uint32_t count;
@@ -77,18 +79,18 @@ struct Closure : Object {
   Closure(const FunctionCode* c, uint32_t n) : Object(ObjKind::Closure), code(c), count(n) {}
 };
 
+// A block value: its code and the values it captured where it was made.
 struct BlockValue : Object {
   const BlockCode* code;
-  Value closure;  // the function whose frame the block was made in (may be empty)
   uint32_t count;
-  Value* saved() { return reinterpret_cast<Value*>(this + 1); }
-  const Value* saved() const { return reinterpret_cast<const Value*>(this + 1); }
+  Value* captures() { return reinterpret_cast<Value*>(this + 1); }
+  const Value* captures() const { return reinterpret_cast<const Value*>(this + 1); }
 
-  static BlockValue* make(const BlockCode* code, Value closure, uint32_t n);
+  // A block with `n` empty capture slots, to be filled by the caller.
+  static BlockValue* make(const BlockCode* code, uint32_t n);
 
  private:
-  BlockValue(const BlockCode* c, Value cl, uint32_t n)
-      : Object(ObjKind::Block), code(c), closure(std::move(cl)), count(n) {}
+  BlockValue(const BlockCode* c, uint32_t n) : Object(ObjKind::Block), code(c), count(n) {}
 };
 
 // A built-in function written in C++. `fn2`, when set, takes the two halves

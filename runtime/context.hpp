@@ -10,6 +10,7 @@
 #include <atomic>
 #include <cstdint>
 #include <cstdlib>
+#include <memory>
 #include <vector>
 
 #include "runtime/actor.hpp"
@@ -55,6 +56,11 @@ struct Effects {
 
   bool has_become() const { return !become.empty() || pending_code; }
 
+  // Buffers AFTER delay_ms SEND message TO target.
+  void delay(int64_t delay_ms, Value target, Value message) {
+    delayed.push_back({delay_ms, std::move(target), std::move(message)});
+  }
+
   // Buffers SEND message TO target (an actor, borrowed).
   void send(Actor* target, Value message) {
 #if HUMUS_CHECKS
@@ -92,6 +98,13 @@ struct Effects {
   void drop_all();
 };
 
+// The state compiled code keeps per context between events (the
+// interpreter's VM stack, interpreter/engine/vm.hpp), made on first use.
+// The runtime only owns it.
+struct EngineState {
+  virtual ~EngineState() = default;
+};
+
 // Cache-line aligned: each worker writes its own context on every event, and
 // two contexts sharing a line would bounce it between cores.
 struct alignas(64) Context {
@@ -102,6 +115,7 @@ struct alignas(64) Context {
   Runtime& rt;
   Actor* self = nullptr;  // null for top-level statements
   Effects fx;
+  std::unique_ptr<EngineState> engine;
   // Written only by the thread that owns this context (a load and a store,
   // no locked instruction); read by Runtime::stats from anywhere.
   std::atomic<uint64_t> events{0};

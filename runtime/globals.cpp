@@ -48,6 +48,7 @@ std::string Globals::name(uint32_t slot) const {
 }
 
 void Globals::set(uint32_t slot, Value v) {
+  if (slot - guard_first_ < guard_count_) builtins_intact_.store(false, std::memory_order_relaxed);
   pin(v);
   // The slot keeps the reference `v` held, uncounted, until the globals go.
   cell(slot).store(v.leak_bits(), std::memory_order_release);

@@ -52,6 +52,17 @@ class Globals {
   // Every bound global, in slot order (for :globals and embedding).
   std::vector<std::pair<std::string, Value>> bound() const;
 
+  // Compiled code computes add(a, b), less(a, b), ... in place while the
+  // built-in functions' globals [first, first + count) hold what they held
+  // when this was called; binding any of them again clears the flag, and
+  // such code then calls whatever the global holds.
+  void guard_builtins(uint32_t first, uint32_t count) {
+    guard_first_ = first;
+    guard_count_ = count;
+    builtins_intact_.store(true, std::memory_order_relaxed);
+  }
+  const std::atomic<bool>& builtins_intact() const { return builtins_intact_; }
+
  private:
   static constexpr uint32_t kChunkBits = 10;
   static constexpr uint32_t kChunkSize = 1u << kChunkBits;
@@ -66,6 +77,8 @@ class Globals {
   std::deque<std::string> names_;
   std::vector<Object*> pinned_;
   std::unique_ptr<std::atomic<std::atomic<uint64_t>*>[]> chunks_;
+  uint32_t guard_first_ = 0, guard_count_ = 0;
+  std::atomic<bool> builtins_intact_{false};
 };
 
 }  // namespace humus::rt

@@ -122,7 +122,9 @@ void Runtime::actor_limit_reached() {
 }
 
 void Runtime::define_builtins() {
+  const uint32_t first = globals_.slot(builtin_functions().front()->name);
   for (Native* fn : builtin_functions()) globals_.set(globals_.slot(fn->name), Value::share(fn));
+  globals_.guard_builtins(first, uint32_t(builtin_functions().size()));
   static const NativeBehaviorCode println_code(println_behavior), timer_code(timer_behavior),
       random_code(random_behavior);
   globals_.set(globals_.slot("println"), native_actor(println_code));

@@ -65,6 +65,8 @@ class Runtime final : public EventRunner {
 
   // A new actor with `behavior` (a function value, not checked here).
   Value new_actor(Value behavior);
+  // Gives an actor made by new_actor(Value()) its behavior (CREATE).
+  void set_behavior(Actor& actor, Value behavior) { actor.behavior = std::move(behavior); }
   // Applies an event's buffered effects; `cx.self` (if any) takes the new behavior.
   void commit(Context& cx);
   // Sends from outside any event (embedding hosts).

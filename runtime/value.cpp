@@ -118,7 +118,7 @@ void destroy(Object* o) {
     }
     case ObjKind::Block: {
       auto* b = static_cast<BlockValue*>(o);
-      destroy_trailing(b, b->saved());
+      destroy_trailing(b, b->captures());
       break;
     }
     case ObjKind::Native:
@@ -192,8 +192,7 @@ void free_pinned(std::vector<Object*> objects) {
       }
       case ObjKind::Block: {
         auto* b = static_cast<BlockValue*>(o);
-        b->closure = Value();
-        for (uint32_t i = 0; i < b->count; ++i) b->saved()[i] = Value();
+        for (uint32_t i = 0; i < b->count; ++i) b->captures()[i] = Value();
         break;
       }
       case ObjKind::BigInt:
@@ -217,10 +216,10 @@ Closure* Closure::make(const FunctionCode* code, uint32_t n) {
   return c;
 }
 
-BlockValue* BlockValue::make(const BlockCode* code, Value closure, uint32_t n) {
+BlockValue* BlockValue::make(const BlockCode* code, uint32_t n) {
   void* mem = ::operator new(sizeof(BlockValue) + size_t(n) * sizeof(Value));
-  auto* b = new (mem) BlockValue(code, std::move(closure), n);
-  construct_empty(b->saved(), n);
+  auto* b = new (mem) BlockValue(code, n);
+  construct_empty(b->captures(), n);
   return b;
 }
 

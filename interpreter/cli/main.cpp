@@ -17,6 +17,7 @@
 #include <string>
 #include <thread>
 
+#include "interpreter/engine/disassemble.hpp"
 #include "interpreter/interpreter.hpp"
 #include "interpreter/repl/repl.hpp"
 #include "runtime/stack_guard.hpp"
@@ -33,6 +34,7 @@ struct Options {
   std::string code;
   bool has_code = false;
   bool check = false;
+  bool dump_code = false;
   unsigned threads = 0;
   unsigned budget = 32;
   uint64_t seed = 0;
@@ -88,9 +90,11 @@ int run(const Options& o, humus::ast::SourcePtr source) {
   humus::rt::run_on_big_stack([&] {
     humus::interp::Interpreter interp(ro);
     using Outcome = humus::interp::Interpreter::Outcome;
-    if (o.check) {
+    if (o.check || o.dump_code) {
       Outcome outcome;
-      status = interp.load(source, &outcome) ? kExitOk : kExitUsage;
+      humus::interp::CompiledUnit* unit = interp.load(source, &outcome);
+      status = unit ? kExitOk : kExitUsage;
+      if (unit && o.dump_code) std::cout << humus::interp::disassemble(*unit);
       return;
     }
     // The prelude (stdlib/prelude.hum) defines globals only; it creates no
@@ -148,6 +152,7 @@ int main(int argc, char** argv) {
   app.add_option("file", o.file, "script to run ('-' reads standard input)");
   app.add_option("-e,--eval", o.code, "run CODE instead of a file");
   app.add_flag("--check", o.check, "parse and compile only; report errors, run nothing");
+  app.add_flag("--dump-code", o.dump_code, "compile only, and print the VM code of every statement and function");
   app.add_option("--threads", o.threads, "worker threads (default: one per core; 1 with --seed)")
       ->check(CLI::Range(1u, 1024u));
   app.add_option("--budget", o.budget, "messages an actor may handle per turn (default: 32)")

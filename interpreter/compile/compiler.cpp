@@ -1,12 +1,34 @@
+// The compiler: AST -> register code for the VM (engine/proto.hpp).
+//
+// Written top-down: names, then expressions, patterns and equations, calls,
+// statements and blocks, functions, and last the top-level statement.
+//
+// Registers. A frame's registers are handed out like a stack: the names of
+// a scope (parameters, pattern variables, a block's LET/DEF/CREATE names)
+// and the temporaries of an expression are allocated on top and given back
+// when their scope or expression ends. A call's callee and arguments are
+// always the topmost registers, so the callee's frame begins right above
+// (vm.cpp). A variable is read where it lives; only values that must move
+// (call arguments, a result) are copied, and a temporary read for the last
+// time is moved instead.
+//
+// Modes. A function body is compiled for each way it may run (proto.hpp):
+// as a value, as a statement, and as an actor's behavior; only the tails
+// differ, but a body is compiled whole for each. A lambda or block literal
+// inside it is compiled once (its code is shared); what differs between the
+// places that make its closure is only where each captured name comes from,
+// resolved by name at each place.
 #include "interpreter/compile/compiler.hpp"
 
 #include <algorithm>
 #include <functional>
+#include <map>
 #include <set>
 #include <unordered_map>
 #include <unordered_set>
 
 #include "interpreter/compile/dataflow.hpp"
+#include "runtime/builtins.hpp"
 #include "runtime/integer.hpp"
 #include "runtime/symbols.hpp"
 
@@ -14,16 +36,14 @@ namespace humus::interp {
 
 namespace {
 
-using NodePtr = std::unique_ptr<Node>;
-using PatPtr = std::unique_ptr<PatNode>;
+using rt::Value;
 
-// ------------------------------------------------------- compile-time scopes
+enum class Mode : uint8_t { Value, Stmt, Behavior };
 
 // Names bound in one block, LET ... IN, IF branch, CASE alternative or
-// parameter list, each mapped to its frame slot.
-struct BlockScope {
-  BlockScope* parent = nullptr;
-  std::unordered_map<std::string, uint32_t> slots;
+// parameter list, each mapped to its register.
+struct Scope {
+  std::unordered_map<std::string, uint32_t> regs;
 };
 
 // Names a function refers to without capturing them: itself, and the other
@@ -33,61 +53,93 @@ struct Special {
   const LambdaCode* code = nullptr;
 };
 
-// Slots read by a block literal that were bound outside it: a block value
-// saves exactly these.
-struct SlotRecorder {
-  uint32_t base;
-  std::set<uint32_t> reads;
+// The names a function or block captures, in the order of its capture
+// slots; one list for all members of a recursive group.
+struct Captures {
+  std::vector<std::string> names;
+  std::unordered_map<std::string, uint32_t> index;
 };
 
-// One function body being compiled (or one top-level statement).
-struct FnScope {
-  FnScope* parent = nullptr;
-  BlockScope* block = nullptr;
-  FrameLayout* layout = nullptr;
-  uint32_t top = 0;  // next free slot
-  std::shared_ptr<CaptureList> captures;
-  std::shared_ptr<std::unordered_map<std::string, uint32_t>> capture_index;
+// One Proto being generated.
+struct Fn {
+  Fn* parent = nullptr;
+  Proto* proto = nullptr;
+  std::shared_ptr<Captures> caps;  // null at top level: free names are globals
   std::unordered_map<std::string, Special> specials;
-  std::vector<SlotRecorder*> recorders;
+  std::vector<Scope*> scopes;
+  uint32_t top = 0;  // the next free register
   bool top_level = false;
-
-  uint32_t new_slot() {
-    uint32_t s = top++;
-    layout->slots = std::max(layout->slots, top);
-    return s;
-  }
+  std::vector<std::vector<uint32_t>*> reads;  // registers read (for calls' moves)
+  std::unordered_map<uint64_t, uint32_t> word_consts;
+  std::unordered_map<uint32_t, uint32_t> global_index;
+  std::unordered_map<const LambdaCode*, uint32_t> sibling_index;
+  LambdaCode* code = nullptr;  // the function being compiled (null for blocks and top level)
 };
 
-// Opens a nested scope; slots it allocates are reused after it closes.
+// Opens a scope; its registers, and every temporary above them, are given
+// back when it closes.
 class ScopeGuard {
  public:
-  explicit ScopeGuard(FnScope& fs) : fs_(fs), saved_top_(fs.top) {
-    scope.parent = fs.block;
-    fs.block = &scope;
-  }
+  explicit ScopeGuard(Fn& fn) : fn_(fn), mark_(fn.top) { fn.scopes.push_back(&scope); }
   ~ScopeGuard() {
-    fs_.block = scope.parent;
-    fs_.top = saved_top_;
+    fn_.scopes.pop_back();
+    fn_.top = mark_;
   }
   ScopeGuard(const ScopeGuard&) = delete;
   ScopeGuard& operator=(const ScopeGuard&) = delete;
-  BlockScope scope;
+  Scope scope;
 
  private:
-  FnScope& fs_;
-  uint32_t saved_top_;
+  Fn& fn_;
+  uint32_t mark_;
 };
 
-struct Access {
-  enum class Kind { Slot, Capture, SelfFn, Sibling, Global } kind;
+// Temporaries: given back when the guard goes.
+class TempGuard {
+ public:
+  explicit TempGuard(Fn& fn) : fn_(fn), mark_(fn.top) {}
+  ~TempGuard() { fn_.top = mark_; }
+  TempGuard(const TempGuard&) = delete;
+  TempGuard& operator=(const TempGuard&) = delete;
+
+ private:
+  Fn& fn_;
+  uint32_t mark_;
+};
+
+// What a name stands for where it is used.
+struct Resolved {
+  enum class Kind { Reg, Capture, SelfFn, Sibling, Global } kind;
   uint32_t index = 0;
   const LambdaCode* code = nullptr;
 };
 
-// How pattern binders get their slots: fresh ones, or (in a block, where every
-// name is known before any statement compiles) the block's pre-assigned ones.
-using SlotFor = std::function<uint32_t(const std::string&)>;
+// A value in a register: a variable's own (borrowed), or a temporary that
+// the consumer may take over.
+struct Operand {
+  uint32_t reg;
+  bool temp;
+};
+
+// How a pattern's names get their registers: fresh (a name takes the
+// register its value was matched in), or given beforehand (a block's names,
+// all known before its statements compile: the value is copied there).
+struct Binders {
+  const std::unordered_map<std::string, uint32_t>* preset = nullptr;
+  std::vector<std::pair<std::string, uint32_t>> bound;  // fresh: name -> register
+};
+
+using Labels = std::vector<uint32_t>;  // instructions whose jump target is still to be set
+
+// The built-ins computed in place, by global name (two arguments).
+const std::unordered_map<std::string_view, Op>& fast_ops() {
+  static const std::unordered_map<std::string_view, Op> ops = {
+      {"add", Op::ADD},       {"sub", Op::SUB},         {"mul", Op::MUL},
+      {"div", Op::DIV},       {"mod", Op::MOD},         {"less", Op::LESS},
+      {"less_equal", Op::LESSEQ}, {"greater", Op::GREATER}, {"greater_equal", Op::GREATEREQ},
+      {"compare", Op::COMPARE},   {"eq", Op::EQ}};
+  return ops;
+}
 
 class Compiler {
  public:
@@ -98,45 +150,80 @@ class Compiler {
   std::vector<CompileWarning> warnings;
 
  private:
-  // ---- locations and errors
+  // ---- locations, errors, emitting
   rt::SourceLoc sloc(ast::Loc l) const { return rt::SourceLoc{&source_->name, l.line, l.column}; }
   [[noreturn]] static void error(ast::Loc l, std::string message) { throw CompileError{l, std::move(message)}; }
-
-  // ---- name resolution
-  Access resolve(FnScope& fs, const std::string& name);
-  NodePtr variable(FnScope& fs, const std::string& name, ast::Loc loc);
-  static void record_read(FnScope& fs, uint32_t slot) {
-    for (SlotRecorder* r : fs.recorders)
-      if (slot < r->base) r->reads.insert(slot);
+  void warn(ast::Loc l, std::string message) {
+    for (const auto& w : warnings)
+      if (w.loc.line == l.line && w.loc.column == l.column && w.message == message) return;
+    warnings.push_back({l, std::move(message)});
   }
+  uint32_t emit(Fn& fn, Op op, ast::Loc l, uint32_t a = 0, uint32_t b = 0, uint32_t c = 0, uint8_t x = 0);
+  uint32_t here(Fn& fn) const { return uint32_t(fn.proto->code.size()); }
+  void patch(Fn& fn, const Labels& labels, uint32_t target) {
+    for (uint32_t at : labels) fn.proto->code[at].c = uint16_t(target);
+  }
+  uint32_t alloc(Fn& fn, uint32_t n, ast::Loc l);
+  uint32_t constant_index(Fn& fn, const Value& v);
+  uint32_t global_index(Fn& fn, const std::string& name);
+  void check_not_top(const Fn& fn, ast::Loc loc, const char* what) const {
+    if (fn.top_level) error(loc, std::string(what) + " can only be used inside an actor's behavior, not at top level");
+  }
+
+  // ---- names
+  Resolved resolve(Fn& fn, const std::string& name);
+  void load(Fn& fn, const std::string& name, uint32_t dst, ast::Loc l);
+  CaptureSource source_for(Fn& fn, const std::string& name);
 
   // ---- expressions
-  NodePtr expr(FnScope& fs, const ast::Expr& e);
-  NodePtr call(FnScope& fs, const ast::Expr& e);
-  std::unique_ptr<LambdaNode> lambda(FnScope& fs, const ast::Pattern& param, const ast::Expr& body, ast::Loc loc,
-                                     std::unordered_map<std::string, Special> specials,
-                                     std::shared_ptr<CaptureList> captures = nullptr,
-                                     std::shared_ptr<std::unordered_map<std::string, uint32_t>> index = nullptr,
-                                     LambdaCode* code = nullptr);
-  NodePtr block_literal(FnScope& fs, const ast::Expr& e);
+  void expr(Fn& fn, const ast::Expr& e, uint32_t dst);
+  Operand operand(Fn& fn, const ast::Expr& e);
   Value constant(const ast::Constant& c);
   static Value unpinned_constant(const ast::Constant& c);
+  bool fold(const ast::Expr& e, Value& out);  // a tuple of literals, as one constant
+  void tuple(Fn& fn, const ast::Expr& e, uint32_t dst);
 
   // ---- patterns and equations
-  PatPtr pattern(FnScope& fs, const ast::Pattern& p, const SlotFor& slot_for);
-  NodePtr pattern_value(FnScope& fs, const ast::Pattern& p);
+  void match(Fn& fn, const ast::Pattern& p, uint32_t src, bool owned, Labels& fails, Binders& b);
+  void bind_name(Fn& fn, const std::string& name, uint32_t src, bool owned, ast::Loc l, Binders& b);
+  void pattern_value(Fn& fn, const ast::Pattern& p, uint32_t dst);
+  Operand pattern_operand(Fn& fn, const ast::Pattern& p);
   static bool binds(const ast::Pattern& p);
   static bool gives_value(const ast::Pattern& p);
-  std::unique_ptr<Equation> equation(FnScope& fs, const ast::Equation& eq, const SlotFor& slot_for);
-  // Binds the names of an equation in the current scope with fresh slots.
-  std::unique_ptr<Equation> scoped_equation(FnScope& fs, const ast::Equation& eq);
-
-  // ---- statements
-  void block_body(FnScope& fs, const std::vector<ast::StmtPtr>& stmts, BlockBody& body);
-  std::unique_ptr<StmtNode> effect(FnScope& fs, const ast::Stmt& s);
-  void check_not_top(const FnScope& fs, ast::Loc loc, const char* what) const {
-    if (fs.top_level) error(loc, std::string(what) + " can only be used inside an actor's behavior, not at top level");
+  void equation(Fn& fn, const ast::Equation& eq, Labels& fails, Binders& b);
+  bool comparison_test(Fn& fn, const ast::Pattern& side, const ast::Pattern& other, Labels& fails);
+  // The fresh names of `b` become visible in the innermost scope.
+  static void publish(Fn& fn, const Binders& b) {
+    for (const auto& [name, reg] : b.bound) fn.scopes.back()->regs[name] = reg;
   }
+
+  // ---- calls
+  enum class CallAs { Value, Tail, Stmt, StmtTail };
+  void call(Fn& fn, const ast::Expr& e, CallAs how, uint32_t dst, uint8_t site);
+  struct CallSetup {
+    uint32_t a, n;
+  };
+  CallSetup setup_call(Fn& fn, const ast::Expr& e, bool moves, uint32_t prefer);
+  bool builtin_call(Fn& fn, const ast::Expr& e, uint32_t dst);
+
+  // ---- tails, statements and blocks
+  void tail(Fn& fn, const ast::Expr& e, Mode mode);
+  void finish(Fn& fn, Mode mode, ast::Loc l);  // no branch taken
+  bool stmt_expr(Fn& fn, const ast::Expr& e, bool is_tail);
+  void block_body(Fn& fn, const std::vector<ast::StmtPtr>& stmts, bool is_tail, ast::Loc l);
+  bool effect(Fn& fn, const ast::Stmt& s, bool is_tail);
+
+  // ---- functions and blocks
+  LambdaCode* lambda(Fn& parent, const ast::Pattern& param, const ast::Expr& body, ast::Loc loc,
+                     std::unordered_map<std::string, Special> specials, std::shared_ptr<Captures> caps = nullptr,
+                     LambdaCode* code = nullptr);
+  void entry(Fn& fn, const ast::Pattern& param, const ast::Expr& body, Mode mode, uint32_t& at);
+  void plan_factory(Fn& fn, const ast::Pattern& param, const ast::Expr& body);
+  static void check_unique(const ast::Pattern& p);
+  void closure(Fn& fn, const ast::Expr& lam, uint32_t dst);
+  void emit_closure(Fn& fn, LambdaCode* code, uint32_t dst, ast::Loc l);
+  void block_value(Fn& fn, const ast::Expr& e, uint32_t dst);
+  void group(Fn& fn, const std::vector<FunctionBinding>& fbs, const std::vector<uint32_t>& regs, ast::Loc l);
 
   ast::SourcePtr source_;
   // True while compiling a top-level statement whose blocks are values to be
@@ -145,69 +232,116 @@ class Compiler {
   bool blocks_defer_ = false;
   rt::Runtime& rt_;
   CodeArena& arena_;
+  std::map<const ast::Expr*, LambdaCode*> lambdas_;  // each literal compiled once
+  std::map<const ast::Expr*, BlockCodeImpl*> blocks_;
+  std::map<const void*, std::shared_ptr<Captures>> captures_;  // of each LambdaCode and BlockCodeImpl
 };
 
-// ------------------------------------------------------------- resolution
+// ------------------------------------------------------------ emitting
 
-Access Compiler::resolve(FnScope& fs, const std::string& name) {
-  for (BlockScope* b = fs.block; b; b = b->parent) {
-    if (auto it = b->slots.find(name); it != b->slots.end()) {
-      record_read(fs, it->second);
-      return {Access::Kind::Slot, it->second};
+uint32_t Compiler::emit(Fn& fn, Op op, ast::Loc l, uint32_t a, uint32_t b, uint32_t c, uint8_t x) {
+  Proto& p = *fn.proto;
+  if (p.code.size() >= kMaxOperand) error(l, "this function is too large to compile (more than 65535 instructions)");
+  if (a > kMaxOperand || b > kMaxOperand || c > kMaxOperand) error(l, "internal error: operand out of range");
+  p.code.push_back(Instr{op, x, uint16_t(a), uint16_t(b), uint16_t(c)});
+  p.pos.emplace_back(l.line, l.column);
+  return uint32_t(p.code.size() - 1);
+}
+
+uint32_t Compiler::alloc(Fn& fn, uint32_t n, ast::Loc l) {
+  const uint32_t r = fn.top;
+  if (size_t(r) + n >= kMaxOperand) error(l, "this function needs too many registers (more than 65535)");
+  fn.top += n;
+  fn.proto->nregs = std::max(fn.proto->nregs, fn.top);
+  return r;
+}
+
+uint32_t Compiler::constant_index(Fn& fn, const Value& v) {
+  if (!v.is_object())
+    if (auto it = fn.word_consts.find(v.bits()); it != fn.word_consts.end()) return it->second;
+  auto i = uint32_t(fn.proto->consts.size());
+  fn.proto->consts.push_back(v);
+  if (!v.is_object()) fn.word_consts.emplace(v.bits(), i);
+  return i;
+}
+
+uint32_t Compiler::global_index(Fn& fn, const std::string& name) {
+  const uint32_t slot = rt_.globals().slot(name);
+  if (auto it = fn.global_index.find(slot); it != fn.global_index.end()) return it->second;
+  auto i = uint32_t(fn.proto->globals.size());
+  fn.proto->globals.push_back({rt_.globals().cell_address(slot), slot});
+  fn.global_index.emplace(slot, i);
+  return i;
+}
+
+// -------------------------------------------------------------- names
+
+Resolved Compiler::resolve(Fn& fn, const std::string& name) {
+  for (auto it = fn.scopes.rbegin(); it != fn.scopes.rend(); ++it) {
+    if (auto f = (*it)->regs.find(name); f != (*it)->regs.end()) {
+      for (auto* r : fn.reads) r->push_back(f->second);
+      return {Resolved::Kind::Reg, f->second};
     }
   }
-  if (auto it = fs.specials.find(name); it != fs.specials.end()) {
-    if (it->second.kind == CaptureSource::Kind::SelfFn) return {Access::Kind::SelfFn};
-    return {Access::Kind::Sibling, 0, it->second.code};
+  if (auto it = fn.specials.find(name); it != fn.specials.end()) {
+    if (it->second.kind == CaptureSource::Kind::SelfFn) return {Resolved::Kind::SelfFn};
+    return {Resolved::Kind::Sibling, 0, it->second.code};
   }
-  if (!fs.parent) return {Access::Kind::Global};
-  if (auto it = fs.capture_index->find(name); it != fs.capture_index->end()) return {Access::Kind::Capture, it->second};
-  Access outer = resolve(*fs.parent, name);
-  CaptureSource src{CaptureSource::Kind::Slot};
-  switch (outer.kind) {
-    case Access::Kind::Global:
-      return outer;
-    case Access::Kind::Slot:
-      src = {CaptureSource::Kind::Slot, outer.index};
-      break;
-    case Access::Kind::Capture:
-      src = {CaptureSource::Kind::Capture, outer.index};
-      break;
-    case Access::Kind::SelfFn:
-      src = {CaptureSource::Kind::SelfFn};
-      break;
-    case Access::Kind::Sibling:
-      src = {CaptureSource::Kind::Sibling, 0, outer.code};
-      break;
-  }
-  auto index = uint32_t(fs.captures->sources.size());
-  fs.captures->sources.push_back(src);
-  fs.capture_index->emplace(name, index);
-  return {Access::Kind::Capture, index};
+  if (!fn.caps) return {Resolved::Kind::Global};
+  if (auto it = fn.caps->index.find(name); it != fn.caps->index.end()) return {Resolved::Kind::Capture, it->second};
+  if (resolve(*fn.parent, name).kind == Resolved::Kind::Global) return {Resolved::Kind::Global};
+  auto i = uint32_t(fn.caps->names.size());
+  fn.caps->names.push_back(name);
+  fn.caps->index.emplace(name, i);
+  return {Resolved::Kind::Capture, i};
 }
 
-NodePtr Compiler::variable(FnScope& fs, const std::string& name, ast::Loc loc) {
-  Access a = resolve(fs, name);
-  switch (a.kind) {
-    case Access::Kind::Slot:
-      return std::make_unique<LocalNode>(sloc(loc), a.index, name);
-    case Access::Kind::Capture:
-      return std::make_unique<CaptureNode>(sloc(loc), a.index);
-    case Access::Kind::SelfFn:
-      return std::make_unique<SelfFnNode>(sloc(loc));
-    case Access::Kind::Sibling:
-      return std::make_unique<SiblingNode>(sloc(loc), a.code);
-    case Access::Kind::Global:
+// Where a captured name comes from in `fn`, the frame that makes the closure.
+CaptureSource Compiler::source_for(Fn& fn, const std::string& name) {
+  Resolved r = resolve(fn, name);
+  switch (r.kind) {
+    case Resolved::Kind::Reg:
+      return {CaptureSource::Kind::Reg, r.index};
+    case Resolved::Kind::Capture:
+      return {CaptureSource::Kind::Capture, r.index};
+    case Resolved::Kind::SelfFn:
+      return {CaptureSource::Kind::SelfFn};
+    case Resolved::Kind::Sibling:
+      return {CaptureSource::Kind::Sibling, 0, r.code};
+    case Resolved::Kind::Global:
       break;
   }
-  uint32_t slot = rt_.globals().slot(name);
-  return std::make_unique<GlobalNode>(sloc(loc), rt_.globals().cell_address(slot), name);
+  throw CompileError{{}, "internal error: a captured name is a global: " + name};
 }
 
-// ------------------------------------------------------------ expressions
+void Compiler::load(Fn& fn, const std::string& name, uint32_t dst, ast::Loc l) {
+  Resolved r = resolve(fn, name);
+  switch (r.kind) {
+    case Resolved::Kind::Reg:
+      if (r.index != dst) emit(fn, Op::MOVE, l, dst, r.index);
+      return;
+    case Resolved::Kind::Capture:
+      emit(fn, Op::GETCAP, l, dst, r.index);
+      return;
+    case Resolved::Kind::SelfFn:
+      emit(fn, Op::SELFFN, l, dst);
+      return;
+    case Resolved::Kind::Sibling: {
+      auto [it, fresh] = fn.sibling_index.emplace(r.code, uint32_t(fn.proto->siblings.size()));
+      if (fresh) fn.proto->siblings.push_back(r.code);
+      emit(fn, Op::SIBLING, l, dst, it->second);
+      return;
+    }
+    case Resolved::Kind::Global:
+      emit(fn, Op::GETGLOBAL, l, dst, global_index(fn, name));
+      return;
+  }
+}
 
-// Boxed constants (big integers, strings) are pinned: shared by every event
-// without reference counting, freed with the runtime.
+// --------------------------------------------------------- expressions
+
+// Boxed constants (big integers, strings, folded tuples) are pinned: shared
+// by every event without reference counting, freed with the runtime.
 Value Compiler::constant(const ast::Constant& c) {
   Value v = unpinned_constant(c);
   rt_.globals().pin(v);
@@ -237,171 +371,208 @@ Value Compiler::unpinned_constant(const ast::Constant& c) {
   return Value::undefined();
 }
 
-NodePtr Compiler::expr(FnScope& fs, const ast::Expr& e) {
-  const rt::SourceLoc l = sloc(e.loc);
+// A tuple whose elements are all literals is one constant, made once.
+bool Compiler::fold(const ast::Expr& e, Value& out) {
+  if (e.kind == ast::ExprKind::Const) {
+    out = unpinned_constant(e.constant);
+    return true;
+  }
+  if (e.kind != ast::ExprKind::Tuple) return false;
+  for (const auto& x : e.elements)
+    if (x->kind != ast::ExprKind::Const &&
+        !(x->kind == ast::ExprKind::Tuple && std::all_of(x->elements.begin(), x->elements.end(), [](const auto& y) {
+          return y->kind == ast::ExprKind::Const;
+        })))
+      return false;
+  Value acc;
+  for (size_t i = e.elements.size(); i-- > 0;) {
+    Value v;
+    if (!fold(*e.elements[i], v)) return false;
+    acc = acc.empty() ? std::move(v) : rt::make_pair(std::move(v), std::move(acc));
+  }
+  out = std::move(acc);
+  return true;
+}
+
+Operand Compiler::operand(Fn& fn, const ast::Expr& e) {
+  if (e.kind == ast::ExprKind::Var) {
+    Resolved r = resolve(fn, e.name);
+    if (r.kind == Resolved::Kind::Reg) return {r.index, false};
+  }
+  uint32_t t = alloc(fn, 1, e.loc);
+  expr(fn, e, t);
+  return {t, true};
+}
+
+void Compiler::tuple(Fn& fn, const ast::Expr& e, uint32_t dst) {
+  const size_t n = e.elements.size();
+  Value folded;
+  if (fold(e, folded)) {
+    rt_.globals().pin(folded);
+    emit(fn, Op::LOADK, e.loc, dst, constant_index(fn, folded));
+    return;
+  }
+  TempGuard temps(fn);
+  if (n == 2) {
+    Operand h = operand(fn, *e.elements[0]);
+    Operand t = operand(fn, *e.elements[1]);
+    emit(fn, Op::PAIR, e.loc, dst, h.reg, t.reg, uint8_t((h.temp ? 1 : 0) | (t.temp ? 2 : 0)));
+    return;
+  }
+  if (n > 4096) error(e.loc, "this tuple is too long to compile (more than 4096 elements that are not all constants)");
+  const uint32_t base = alloc(fn, uint32_t(n), e.loc);
+  for (size_t i = 0; i < n; ++i) expr(fn, *e.elements[i], base + uint32_t(i));
+  emit(fn, Op::TUPLE, e.loc, dst, base, uint32_t(n));
+}
+
+void Compiler::expr(Fn& fn, const ast::Expr& e, uint32_t dst) {
   switch (e.kind) {
     case ast::ExprKind::Const:
-      return std::make_unique<ConstNode>(l, constant(e.constant));
+      emit(fn, Op::LOADK, e.loc, dst, constant_index(fn, constant(e.constant)));
+      return;
     case ast::ExprKind::Var:
-      return variable(fs, e.name, e.loc);
+      load(fn, e.name, dst, e.loc);
+      return;
     case ast::ExprKind::Self:
-      check_not_top(fs, e.loc, "SELF");
-      return std::make_unique<SelfActorNode>(l);
+      check_not_top(fn, e.loc, "SELF");
+      emit(fn, Op::SELF, e.loc, dst);
+      return;
     case ast::ExprKind::Now:
-      return std::make_unique<NowNode>(l);
+      emit(fn, Op::NOW, e.loc, dst);
+      return;
     case ast::ExprKind::Lambda:
-      // `\x.[ ... ], y` is one function returning a pair, by the rule that a
-      // body extends as far as it can; it is almost always meant as (\x.[ ... ]), y.
-      if (e.body->kind == ast::ExprKind::Tuple && e.body->elements.front()->kind == ast::ExprKind::Block)
-        warnings.push_back({e.loc,
-                            "this function's body is a pair that starts with a block; if the function "
-                            "should end at that ']', put it in parentheses: (\\x.[ ... ]), ..."});
-      return lambda(fs, *e.param, *e.body, e.loc, {});
+      closure(fn, e, dst);
+      return;
     case ast::ExprKind::Block:
-      return block_literal(fs, e);
+      block_value(fn, e, dst);
+      return;
     case ast::ExprKind::Call:
-      return call(fs, e);
-    case ast::ExprKind::Tuple: {
-      std::vector<NodePtr> elems;
-      elems.reserve(e.elements.size());
-      for (const auto& x : e.elements) elems.push_back(expr(fs, *x));
-      return std::make_unique<TupleNode>(l, std::move(elems));
+      call(fn, e, CallAs::Value, dst, 0);
+      return;
+    case ast::ExprKind::Tuple:
+      tuple(fn, e, dst);
+      return;
+    case ast::ExprKind::New: {
+      TempGuard temps(fn);
+      Operand b = operand(fn, *e.body);
+      emit(fn, Op::NEW, e.loc, dst, b.reg);
+      return;
     }
-    case ast::ExprKind::New:
-      return std::make_unique<NewNode>(l, expr(fs, *e.body));
     case ast::ExprKind::LetIn: {
-      ScopeGuard scope(fs);
-      auto eq = scoped_equation(fs, *e.equation);
-      return std::make_unique<LetInNode>(l, std::move(eq), expr(fs, *e.body));
+      ScopeGuard scope(fn);
+      Labels fails;
+      Binders b;
+      equation(fn, *e.equation, fails, b);
+      publish(fn, b);
+      Labels done;
+      if (!fails.empty()) {
+        done.push_back(emit(fn, Op::JMP, e.loc));
+        patch(fn, fails, here(fn));
+        emit(fn, Op::LETFAIL, e.loc);
+      }
+      patch(fn, done, here(fn));
+      expr(fn, *e.body, dst);
+      return;
     }
     case ast::ExprKind::If: {
-      std::vector<IfNode::Branch> branches;
-      for (const auto& b : e.branches) {
-        ScopeGuard scope(fs);
-        auto eq = scoped_equation(fs, b.condition);
-        branches.push_back({std::move(eq), expr(fs, *b.body)});
+      Labels end;
+      for (const auto& br : e.branches) {
+        ScopeGuard scope(fn);
+        Labels fails;
+        Binders b;
+        equation(fn, br.condition, fails, b);
+        publish(fn, b);
+        expr(fn, *br.body, dst);
+        end.push_back(emit(fn, Op::JMP, br.body->loc));
+        patch(fn, fails, here(fn));
       }
-      NodePtr otherwise = e.body ? expr(fs, *e.body) : nullptr;
-      return std::make_unique<IfNode>(l, std::move(branches), std::move(otherwise));
+      if (e.body)
+        expr(fn, *e.body, dst);
+      else
+        emit(fn, Op::LOADK, e.loc, dst, constant_index(fn, Value::undefined()));
+      patch(fn, end, here(fn));
+      return;
     }
     case ast::ExprKind::Case: {
-      NodePtr subject = expr(fs, *e.body);
-      std::vector<CaseNode::Alt> alts;
+      TempGuard temps(fn);
+      Operand subj = operand(fn, *e.body);
+      Labels end;
       for (const auto& a : e.alternatives) {
-        ScopeGuard scope(fs);
-        std::unordered_map<std::string, uint32_t> fresh;
-        PatPtr p = pattern(fs, *a.pattern, [&](const std::string& name) { return fresh[name] = fs.new_slot(); });
-        for (auto& [name, slot] : fresh) scope.scope.slots[name] = slot;
-        alts.push_back({std::move(p), expr(fs, *a.body)});
+        ScopeGuard scope(fn);
+        Labels fails;
+        Binders b;
+        match(fn, *a.pattern, subj.reg, false, fails, b);
+        publish(fn, b);
+        expr(fn, *a.body, dst);
+        end.push_back(emit(fn, Op::JMP, a.body->loc));
+        patch(fn, fails, here(fn));
       }
-      return std::make_unique<CaseNode>(l, std::move(subject), std::move(alts));
+      emit(fn, Op::LOADK, e.loc, dst, constant_index(fn, Value::undefined()));
+      patch(fn, end, here(fn));
+      return;
     }
   }
   error(e.loc, "internal error: unknown expression");
 }
 
-// f(a, b, ...) calls pass their arguments without building the tuple when
-// the callee can take them that way (CallNNode).
-NodePtr Compiler::call(FnScope& fs, const ast::Expr& e) {
-  NodePtr fn = expr(fs, *e.callee);
-  const rt::SourceLoc l = sloc(e.loc);
-  if (e.argument && e.argument->kind == ast::ExprKind::Tuple && e.argument->elements.size() >= 2 &&
-      e.argument->elements.size() <= TailCall::kMaxSpread) {
-    std::vector<NodePtr> args;
-    for (const auto& x : e.argument->elements) args.push_back(expr(fs, *x));
-    if (args.size() == 2)
-      if (const auto* g = dynamic_cast<const GlobalNode*>(fn.get())) {
-        rt::Value now = rt::Value::from_immortal_bits(g->cell()->load(std::memory_order_acquire));
-        if (now.is(rt::ObjKind::Native) && now.as<rt::Native>()->fn2) {
-          std::unique_ptr<GlobalNode> global(static_cast<GlobalNode*>(fn.release()));
-          return make_builtin2(l, std::move(global), now.as<rt::Native>(), std::move(args[0]), std::move(args[1]));
-        }
-      }
-    return std::make_unique<CallNNode>(l, std::move(fn), std::move(args));
+// ---------------------------------------------- patterns and equations
+
+void Compiler::bind_name(Fn& fn, const std::string& name, uint32_t src, bool owned, ast::Loc l, Binders& b) {
+  if (b.preset) {
+    const uint32_t slot = b.preset->at(name);
+    emit(fn, Op::MOVE, l, slot, src, owned ? 1 : 0);
+    return;
   }
-  NodePtr arg = e.argument ? expr(fs, *e.argument) : nullptr;
-  return std::make_unique<CallNode>(l, std::move(fn), std::move(arg));
+  // A fresh name takes the register its value is in: registers of names
+  // and of a pattern's parts are written once, so it stays valid.
+  b.bound.emplace_back(name, src);
 }
 
-std::unique_ptr<LambdaNode> Compiler::lambda(FnScope& fs, const ast::Pattern& param, const ast::Expr& body,
-                                             ast::Loc loc, std::unordered_map<std::string, Special> specials,
-                                             std::shared_ptr<CaptureList> captures,
-                                             std::shared_ptr<std::unordered_map<std::string, uint32_t>> index,
-                                             LambdaCode* code) {
-  if (!captures) captures = std::make_shared<CaptureList>();
-  if (!index) index = std::make_shared<std::unordered_map<std::string, uint32_t>>();
-  if (!code) code = arena_.make<LambdaCode>(sloc(loc), captures);
-
-  FnScope inner;
-  inner.parent = &fs;
-  inner.layout = &code->layout;
-  inner.captures = captures;
-  inner.capture_index = index;
-  inner.specials = std::move(specials);
-  BlockScope params;
-  inner.block = &params;
-  std::unordered_map<std::string, uint32_t> fresh;
-  code->param = pattern(inner, param, [&](const std::string& name) { return fresh[name] = inner.new_slot(); });
-  if (const auto* tuple = dynamic_cast<const TuplePat*>(code->param.get()))
-    for (const auto& p : tuple->elements()) code->spread.push_back(p.get());
-  code->plan_binding();
-  for (auto& [name, slot] : fresh) params.slots[name] = slot;
-  code->body = expr(inner, body);
-  code->direct = !code->body->may_tail_call();
-  code->plan_factory();
-  return std::make_unique<LambdaNode>(sloc(loc), code, captures);
-}
-
-NodePtr Compiler::block_literal(FnScope& fs, const ast::Expr& e) {
-  auto node = std::make_unique<BlockNode>(sloc(e.loc), *fs.layout);
-  SlotRecorder recorder{fs.top, {}};
-  fs.recorders.push_back(&recorder);
-  const bool was_top = fs.top_level;
-  if (blocks_defer_) fs.top_level = false;
-  {
-    ScopeGuard scope(fs);
-    block_body(fs, e.stmts, node->body);
-  }
-  fs.top_level = was_top;
-  fs.recorders.pop_back();
-  node->saved_slots.assign(recorder.reads.begin(), recorder.reads.end());
-  return node;
-}
-
-// --------------------------------------------------- patterns and equations
-
-PatPtr Compiler::pattern(FnScope& fs, const ast::Pattern& p, const SlotFor& slot_for) {
-  // One identifier bound twice in one pattern is an error.
-  std::unordered_set<std::string> seen;
-  for (const auto& [name, loc] : pattern_binders(p))
-    if (!seen.insert(name).second) error(loc, "'" + name + "' is bound twice in this pattern");
-
-  // Iterative over tuple spines, recursive only into parenthesised sub-patterns
-  // (whose depth the parser bounds).
-  std::function<PatPtr(const ast::Pattern&)> build = [&](const ast::Pattern& q) -> PatPtr {
-    const rt::SourceLoc l = sloc(q.loc);
-    switch (q.kind) {
-      case ast::PatternKind::Wildcard:
-        return std::make_unique<WildcardPat>(l);
-      case ast::PatternKind::Bind:
-        return std::make_unique<BindPat>(l, slot_for(q.name));
-      case ast::PatternKind::Const:
-        return std::make_unique<ConstPat>(l, constant(q.constant));
-      case ast::PatternKind::Value:
-        return std::make_unique<ValuePat>(l, expr(fs, *q.value));
-      case ast::PatternKind::Self:
-        check_not_top(fs, q.loc, "SELF");
-        return std::make_unique<SelfPat>(l);
-      case ast::PatternKind::Tuple: {
-        std::vector<PatPtr> elems;
-        elems.reserve(q.elements.size());
-        for (const auto& x : q.elements) elems.push_back(build(*x));
-        return std::make_unique<TuplePat>(l, std::move(elems));
-      }
+// Matches the value in register `src` against `p`, jumping to one of
+// `fails` when it does not match. `owned`: src is this match's own
+// register (a part of a tuple), which a name may take over.
+void Compiler::match(Fn& fn, const ast::Pattern& p, uint32_t src, bool owned, Labels& fails, Binders& b) {
+  switch (p.kind) {
+    case ast::PatternKind::Wildcard:
+      return;
+    case ast::PatternKind::Bind:
+      bind_name(fn, p.name, src, owned, p.loc, b);
+      return;
+    case ast::PatternKind::Const: {
+      Value v = constant(p.constant);
+      fails.push_back(emit(fn, v.is_object() ? Op::JNEQK : Op::JNWORD, p.loc, src, constant_index(fn, v)));
+      return;
     }
-    error(q.loc, "internal error: unknown pattern");
-  };
-  return build(p);
+    case ast::PatternKind::Value: {
+      TempGuard temps(fn);
+      Operand t = operand(fn, *p.value);
+      fails.push_back(emit(fn, Op::JNEQ, p.loc, src, t.reg));
+      return;
+    }
+    case ast::PatternKind::Self:
+      check_not_top(fn, p.loc, "SELF");
+      fails.push_back(emit(fn, Op::JNSELF, p.loc, src));
+      return;
+    case ast::PatternKind::Tuple:
+      break;
+  }
+  // p1, ..., pn: the spine is taken apart into n consecutive registers, part
+  // i in register r+i, each matched in turn; the last part is the rest.
+  const auto n = uint32_t(p.elements.size());
+  const uint32_t r = alloc(fn, n, p.loc);
+  uint32_t cur = src;
+  for (uint32_t i = 0; i + 1 < n; ++i) {
+    const ast::Pattern& part = *p.elements[i];
+    const bool tagged = part.kind == ast::PatternKind::Const && !unpinned_constant(part.constant).is_object();
+    if (tagged)
+      fails.push_back(emit(fn, Op::JNTAG, part.loc, cur, constant_index(fn, unpinned_constant(part.constant))));
+    else
+      fails.push_back(emit(fn, Op::JNPAIR, part.loc, cur));
+    emit(fn, Op::UNPAIR, part.loc, cur, r + i);
+    if (!tagged) match(fn, part, r + i, true, fails, b);
+    cur = r + i + 1;
+  }
+  match(fn, *p.elements[n - 1], r + n - 1, true, fails, b);
 }
 
 bool Compiler::binds(const ast::Pattern& p) { return !pattern_binders(p).empty(); }
@@ -420,36 +591,84 @@ bool Compiler::gives_value(const ast::Pattern& p) {
   }
 }
 
-NodePtr Compiler::pattern_value(FnScope& fs, const ast::Pattern& p) {
-  const rt::SourceLoc l = sloc(p.loc);
+void Compiler::pattern_value(Fn& fn, const ast::Pattern& p, uint32_t dst) {
   switch (p.kind) {
     case ast::PatternKind::Const:
-      return std::make_unique<ConstNode>(l, constant(p.constant));
+      emit(fn, Op::LOADK, p.loc, dst, constant_index(fn, constant(p.constant)));
+      return;
     case ast::PatternKind::Value:
-      return expr(fs, *p.value);
+      expr(fn, *p.value, dst);
+      return;
     case ast::PatternKind::Self:
-      check_not_top(fs, p.loc, "SELF");
-      return std::make_unique<SelfActorNode>(l);
+      check_not_top(fn, p.loc, "SELF");
+      emit(fn, Op::SELF, p.loc, dst);
+      return;
     case ast::PatternKind::Tuple: {
-      std::vector<NodePtr> elems;
-      for (const auto& x : p.elements) elems.push_back(pattern_value(fs, *x));
-      return std::make_unique<TupleNode>(l, std::move(elems));
+      TempGuard temps(fn);
+      const auto n = uint32_t(p.elements.size());
+      const uint32_t base = alloc(fn, n, p.loc);
+      for (uint32_t i = 0; i < n; ++i) pattern_value(fn, *p.elements[i], base + i);
+      if (n == 2)
+        emit(fn, Op::PAIR, p.loc, dst, base, base + 1, 3);
+      else
+        emit(fn, Op::TUPLE, p.loc, dst, base, n);
+      return;
     }
     default:
       error(p.loc, "internal error: pattern gives no value");
   }
 }
 
-std::unique_ptr<Equation> Compiler::equation(FnScope& fs, const ast::Equation& eq, const SlotFor& slot_for) {
+Operand Compiler::pattern_operand(Fn& fn, const ast::Pattern& p) {
+  if (p.kind == ast::PatternKind::Value) return operand(fn, *p.value);
+  uint32_t t = alloc(fn, 1, p.loc);
+  pattern_value(fn, p, t);
+  return {t, true};
+}
+
+// `$less(a, b) = TRUE` and its kin: one compare-and-branch instruction.
+bool Compiler::comparison_test(Fn& fn, const ast::Pattern& side, const ast::Pattern& other, Labels& fails) {
+  if (other.kind != ast::PatternKind::Const || other.constant.kind != ast::Constant::Kind::True) return false;
+  if (side.kind != ast::PatternKind::Value) return false;
+  const ast::Expr& e = *side.value;
+  if (e.kind != ast::ExprKind::Call || e.callee->kind != ast::ExprKind::Var || !e.argument ||
+      e.argument->kind != ast::ExprKind::Tuple || e.argument->elements.size() != 2)
+    return false;
+  if (resolve(fn, e.callee->name).kind != Resolved::Kind::Global) return false;
+  static const std::unordered_map<std::string_view, Op> kTests = {
+      {"less", Op::JNLESS}, {"less_equal", Op::JNLESSEQ}, {"greater", Op::JNGREATER}, {"greater_equal", Op::JNGREATEREQ}};
+  auto it = kTests.find(e.callee->name);
+  if (it == kTests.end()) return false;
+  Value now = rt_.globals().get(rt_.globals().slot(e.callee->name));
+  if (!now.is(rt::ObjKind::Native)) return false;  // bound to something else: an ordinary call
+  TempGuard temps(fn);
+  Operand a = operand(fn, *e.argument->elements[0]);
+  Operand b = operand(fn, *e.argument->elements[1]);
+  fails.push_back(emit(fn, it->second, e.loc, a.reg, b.reg));
+  return true;
+}
+
+// An equation of LET, IF or ELIF: code that binds its names, jumping to one
+// of `fails` when it does not hold. Fresh names keep the registers they are
+// matched in until the caller's scope closes; preset ones are copied to
+// their registers and every temporary is given back.
+void Compiler::equation(Fn& fn, const ast::Equation& eq, Labels& fails, Binders& b) {
+  const uint32_t mark = fn.top;
   switch (eq.kind) {
     case ast::Equation::Kind::FunctionDef: {
-      uint32_t slot = slot_for(eq.name);
+      const uint32_t reg = b.preset ? b.preset->at(eq.name) : alloc(fn, 1, eq.loc);
       std::unordered_map<std::string, Special> specials{{eq.name, {CaptureSource::Kind::SelfFn}}};
-      return std::make_unique<FunctionEquation>(slot, lambda(fs, *eq.param, *eq.body, eq.loc, std::move(specials)));
+      LambdaCode* code = lambda(fn, *eq.param, *eq.body, eq.loc, std::move(specials));
+      emit_closure(fn, code, reg, eq.loc);
+      if (!b.preset) b.bound.emplace_back(eq.name, reg);
+      return;
     }
     case ast::Equation::Kind::PatternDef: {
-      NodePtr value = expr(fs, *eq.body);
-      return std::make_unique<MatchEquation>(std::move(value), pattern(fs, *eq.lhs, slot_for));
+      check_unique(*eq.lhs);
+      Operand v = operand(fn, *eq.body);
+      match(fn, *eq.lhs, v.reg, v.temp, fails, b);
+      if (b.preset) fn.top = mark;
+      return;
     }
     case ast::Equation::Kind::Match:
       break;
@@ -457,6 +676,24 @@ std::unique_ptr<Equation> Compiler::equation(FnScope& fs, const ast::Equation& e
   const bool lb = binds(*eq.lhs), rb = binds(*eq.rhs);
   if (lb && rb)
     error(eq.loc, "both sides of '=' bind names; one side must give the value (write $name to use a variable)");
+  if (!lb && !rb && gives_value(*eq.lhs) && gives_value(*eq.rhs)) {
+    // An equality test.
+    if (comparison_test(fn, *eq.lhs, *eq.rhs, fails) || comparison_test(fn, *eq.rhs, *eq.lhs, fails)) return;
+    TempGuard temps(fn);
+    for (const ast::Pattern* side : {eq.rhs.get(), eq.lhs.get()}) {
+      if (side->kind != ast::PatternKind::Const) continue;
+      Value v = unpinned_constant(side->constant);
+      if (v.is_object()) continue;
+      const ast::Pattern& other = side == eq.rhs.get() ? *eq.lhs : *eq.rhs;
+      Operand o = pattern_operand(fn, other);
+      fails.push_back(emit(fn, Op::JNWORD, eq.loc, o.reg, constant_index(fn, v)));
+      return;
+    }
+    Operand a = pattern_operand(fn, *eq.rhs);
+    Operand c = pattern_operand(fn, *eq.lhs);
+    fails.push_back(emit(fn, Op::JNEQ, eq.loc, c.reg, a.reg));
+    return;
+  }
   const ast::Pattern* value_side;
   const ast::Pattern* pattern_side;
   if (!rb && gives_value(*eq.rhs)) {
@@ -468,88 +705,414 @@ std::unique_ptr<Equation> Compiler::equation(FnScope& fs, const ast::Equation& e
   } else {
     error(eq.loc, "one side of '=' must give a value: constants and $terms, without '_'");
   }
-  NodePtr value = pattern_value(fs, *value_side);
-  return std::make_unique<MatchEquation>(std::move(value), pattern(fs, *pattern_side, slot_for));
+  check_unique(*pattern_side);
+  Operand v = pattern_operand(fn, *value_side);
+  match(fn, *pattern_side, v.reg, v.temp, fails, b);
+  if (b.preset) fn.top = mark;
 }
 
-std::unique_ptr<Equation> Compiler::scoped_equation(FnScope& fs, const ast::Equation& eq) {
-  std::unordered_map<std::string, uint32_t> fresh;
-  auto result = equation(fs, eq, [&](const std::string& name) { return fresh[name] = fs.new_slot(); });
-  for (auto& [name, slot] : fresh) fs.block->slots[name] = slot;
-  return result;
+void Compiler::check_unique(const ast::Pattern& p) {
+  std::unordered_set<std::string> seen;
+  for (const auto& [name, loc] : pattern_binders(p))
+    if (!seen.insert(name).second) error(loc, "'" + name + "' is bound twice in this pattern");
 }
 
-// ------------------------------------------------------------- statements
+// --------------------------------------------------------------- calls
 
-void Compiler::block_body(FnScope& fs, const std::vector<ast::StmtPtr>& stmts, BlockBody& body) {
-  const BlockPlan plan = plan_block(stmts);
+// f(a, b) of a global that holds a built-in computed in place (add, less, ...).
+bool Compiler::builtin_call(Fn& fn, const ast::Expr& e, uint32_t dst) {
+  if (e.callee->kind != ast::ExprKind::Var || !e.argument || e.argument->kind != ast::ExprKind::Tuple ||
+      e.argument->elements.size() != 2)
+    return false;
+  auto it = fast_ops().find(e.callee->name);
+  if (it == fast_ops().end() || resolve(fn, e.callee->name).kind != Resolved::Kind::Global) return false;
+  Value now = rt_.globals().get(rt_.globals().slot(e.callee->name));
+  if (!now.is(rt::ObjKind::Native)) return false;  // bound to something else: an ordinary call
+  Op op = it->second;
+  const ast::Expr& x = *e.argument->elements[0];
+  const ast::Expr& y = *e.argument->elements[1];
+  TempGuard temps(fn);
+  // add(x, 5), sub(x, 1), add(1, x): the constant in the instruction.
+  auto small_const = [&](const ast::Expr& k, int64_t& out) {
+    if (k.kind != ast::ExprKind::Const || k.constant.kind != ast::Constant::Kind::Integer) return false;
+    Value v = unpinned_constant(k.constant);
+    if (!v.is_small() || v.small_value() < -32767 || v.small_value() > 32767) return false;
+    out = v.small_value();
+    return true;
+  };
+  int64_t k;
+  if ((op == Op::ADD || op == Op::SUB) && small_const(y, k)) {
+    Operand a = operand(fn, x);
+    emit(fn, op == Op::ADD ? Op::ADDI : Op::SUBI, e.loc, dst, a.reg, uint32_t(k + 32768));
+    return true;
+  }
+  if (op == Op::ADD && small_const(x, k)) {
+    Operand a = operand(fn, y);
+    emit(fn, Op::ADDI, e.loc, dst, a.reg, uint32_t(k + 32768));
+    return true;
+  }
+  Operand a = operand(fn, x);
+  Operand b = operand(fn, y);
+  emit(fn, op, e.loc, dst, a.reg, b.reg);
+  return true;
+}
 
-  // Every name of the block is visible to every statement (dataflow), so all
-  // get their slots before any statement compiles.
-  for (const auto& s : stmts)
-    for (const auto& [name, loc] : statement_binders(*s)) fs.block->slots[name] = fs.new_slot();
-  const SlotFor block_slot = [&](const std::string& name) { return fs.block->slots.at(name); };
-
-  for (size_t i : plan.creates) body.creates.push_back(fs.block->slots.at(stmts[i]->name));
-
-  for (const auto& group : plan.bindings) {
-    const ast::Stmt& first = *stmts[group.front()];
-    if (group.size() == 1) {
-      if (first.kind == ast::StmtKind::Create) {
-        body.steps.push_back(
-            std::make_unique<CreateStmt>(sloc(first.loc), block_slot(first.name), expr(fs, *first.value)));
-        continue;
+// A call's callee and arguments into the topmost registers: R(a) and
+// R(a+1 .. a+n). `prefer`: a register for R(a) when it is the topmost one
+// (a value's destination). `moves`: the frame ends with the call, so a
+// variable read once in the whole call moves into its argument (nothing
+// reads it after).
+Compiler::CallSetup Compiler::setup_call(Fn& fn, const ast::Expr& e, bool moves, uint32_t prefer) {
+  std::vector<const ast::Expr*> args;
+  if (e.argument && e.argument->kind == ast::ExprKind::Tuple && e.argument->elements.size() >= 2 &&
+      e.argument->elements.size() <= kMaxSpread) {
+    for (const auto& x : e.argument->elements) args.push_back(x.get());
+  } else if (e.argument) {
+    args.push_back(e.argument.get());
+  }
+  const auto n = uint32_t(args.empty() ? 1 : args.size());
+  const uint32_t a = prefer + 1 == fn.top ? prefer : alloc(fn, 1, e.loc);
+  alloc(fn, n, e.loc);
+  std::vector<uint32_t> reads;
+  fn.reads.push_back(&reads);
+  expr(fn, *e.callee, a);
+  std::vector<std::pair<uint32_t, uint32_t>> var_moves;  // (instruction, source register)
+  if (args.empty()) {
+    emit(fn, Op::LOADK, e.loc, a + 1, constant_index(fn, Value::nil()));
+  } else {
+    for (uint32_t i = 0; i < args.size(); ++i) {
+      const ast::Expr& x = *args[i];
+      if (x.kind == ast::ExprKind::Var) {
+        Resolved r = resolve(fn, x.name);
+        if (r.kind == Resolved::Kind::Reg) {
+          var_moves.emplace_back(emit(fn, Op::MOVE, x.loc, a + 1 + i, r.index), r.index);
+          continue;
+        }
       }
-      FunctionBinding fb;
-      if (as_function_binding(first, fb)) {
-        std::unordered_map<std::string, Special> specials{{*fb.name, {CaptureSource::Kind::SelfFn}}};
-        auto eq = std::make_unique<FunctionEquation>(block_slot(*fb.name),
-                                                     lambda(fs, *fb.param, *fb.body, fb.loc, std::move(specials)));
-        body.steps.push_back(std::make_unique<BindStmt>(sloc(first.loc), std::move(eq)));
+      expr(fn, x, a + 1 + i);
+    }
+  }
+  fn.reads.pop_back();
+  if (moves)
+    for (auto [at, reg] : var_moves)
+      if (std::count(reads.begin(), reads.end(), reg) == 1) fn.proto->code[at].x = 1;
+  return {a, n};
+}
+
+// A call in its place. `site`: in statement code, whether errors about what
+// the callee gives are reported at the frame's site (x = 1).
+void Compiler::call(Fn& fn, const ast::Expr& e, CallAs how, uint32_t dst, uint8_t site) {
+  if (how == CallAs::Value && builtin_call(fn, e, dst)) return;
+  TempGuard temps(fn);
+  if (how != CallAs::Value) {
+    const uint32_t t = alloc(fn, 1, e.loc);
+    if (builtin_call(fn, e, t)) {
+      if (how == CallAs::Tail)
+        emit(fn, Op::RET, e.loc, t);
+      else
+        emit(fn, how == CallAs::Stmt ? Op::EXEC : Op::TAILEXEC, e.loc, t, 0, 0, site);
+      return;
+    }
+    fn.top = t;
+  }
+  const bool ends = how == CallAs::Tail || how == CallAs::StmtTail;
+  auto [a, n] = setup_call(fn, e, ends, how == CallAs::Value ? dst : UINT32_MAX - 1);
+  switch (how) {
+    case CallAs::Value:
+      emit(fn, Op::CALL, e.loc, a, n);
+      if (a != dst) emit(fn, Op::MOVE, e.loc, dst, a, 1);
+      return;
+    case CallAs::Tail:
+      emit(fn, Op::TAILCALL, e.loc, a, n);
+      return;
+    case CallAs::Stmt:
+      emit(fn, Op::CALLST, e.loc, a, n, 0, site);
+      return;
+    case CallAs::StmtTail:
+      emit(fn, Op::TAILCALLST, e.loc, a, n, 0, site);
+      return;
+  }
+}
+
+// ------------------------------------------- tails, statements, blocks
+
+void Compiler::finish(Fn& fn, Mode mode, ast::Loc l) {
+  switch (mode) {
+    case Mode::Value:
+      emit(fn, Op::RETK, l, 0, constant_index(fn, Value::undefined()));
+      return;
+    case Mode::Stmt:
+      emit(fn, Op::END, l);
+      return;
+    case Mode::Behavior:
+      emit(fn, Op::UNHANDLED, l);
+      return;
+  }
+}
+
+// The last word of a function body, in each mode (proto.hpp): the code ends here.
+void Compiler::tail(Fn& fn, const ast::Expr& e, Mode mode) {
+  switch (e.kind) {
+    case ast::ExprKind::LetIn: {
+      ScopeGuard scope(fn);
+      Labels fails;
+      Binders b;
+      equation(fn, *e.equation, fails, b);
+      publish(fn, b);
+      Labels done;
+      if (!fails.empty()) {
+        done.push_back(emit(fn, Op::JMP, e.loc));
+        patch(fn, fails, here(fn));
+        emit(fn, Op::LETFAIL, e.loc);
+      }
+      patch(fn, done, here(fn));
+      tail(fn, *e.body, mode);
+      return;
+    }
+    case ast::ExprKind::If:
+      for (const auto& br : e.branches) {
+        ScopeGuard scope(fn);
+        Labels fails;
+        Binders b;
+        equation(fn, br.condition, fails, b);
+        publish(fn, b);
+        tail(fn, *br.body, mode);
+        patch(fn, fails, here(fn));
+      }
+      if (e.body)
+        tail(fn, *e.body, mode);
+      else
+        finish(fn, mode, e.loc);
+      return;
+    case ast::ExprKind::Case: {
+      ScopeGuard outer(fn);
+      Operand subj = operand(fn, *e.body);
+      for (const auto& a : e.alternatives) {
+        ScopeGuard scope(fn);
+        check_unique(*a.pattern);
+        Labels fails;
+        Binders b;
+        match(fn, *a.pattern, subj.reg, false, fails, b);
+        publish(fn, b);
+        tail(fn, *a.body, mode);
+        patch(fn, fails, here(fn));
+      }
+      finish(fn, mode, e.loc);
+      return;
+    }
+    case ast::ExprKind::Call:
+      if (mode == Mode::Behavior) break;  // a behavior's result is a value to check
+      call(fn, e, mode == Mode::Value ? CallAs::Tail : CallAs::StmtTail, 0, 1);
+      return;
+    case ast::ExprKind::Block:
+      if (mode == Mode::Value) break;
+      {
+        ScopeGuard scope(fn);
+        block_body(fn, e.stmts, true, e.loc);
+      }
+      return;
+    case ast::ExprKind::Const:
+      if (mode == Mode::Value) {
+        emit(fn, Op::RETK, e.loc, 0, constant_index(fn, constant(e.constant)));
+        return;
+      }
+      break;
+    default:
+      break;
+  }
+  TempGuard temps(fn);
+  Operand v = operand(fn, e);
+  switch (mode) {
+    case Mode::Value:
+      emit(fn, Op::RET, e.loc, v.reg);
+      return;
+    case Mode::Stmt:
+      emit(fn, Op::TAILEXEC, e.loc, v.reg, 0, 0, 1);
+      return;
+    case Mode::Behavior:
+      emit(fn, Op::BEHEXEC, e.loc, v.reg);
+      return;
+  }
+}
+
+// An expression in statement position (a block's statement, or a branch of
+// one): a block runs in place, a call runs its callee's body as a
+// statement, anything else is run as a statement's value. True when the
+// code ended here (is_tail).
+bool Compiler::stmt_expr(Fn& fn, const ast::Expr& e, bool is_tail) {
+  switch (e.kind) {
+    case ast::ExprKind::Block: {
+      ScopeGuard scope(fn);
+      block_body(fn, e.stmts, is_tail, e.loc);
+      return is_tail;
+    }
+    case ast::ExprKind::LetIn: {
+      ScopeGuard scope(fn);
+      Labels fails;
+      Binders b;
+      equation(fn, *e.equation, fails, b);
+      publish(fn, b);
+      Labels done;
+      if (!fails.empty()) {
+        done.push_back(emit(fn, Op::JMP, e.loc));
+        patch(fn, fails, here(fn));
+        emit(fn, Op::LETFAIL, e.loc);
+      }
+      patch(fn, done, here(fn));
+      return stmt_expr(fn, *e.body, is_tail);
+    }
+    case ast::ExprKind::If: {
+      Labels end;
+      for (const auto& br : e.branches) {
+        ScopeGuard scope(fn);
+        Labels fails;
+        Binders b;
+        equation(fn, br.condition, fails, b);
+        publish(fn, b);
+        stmt_expr(fn, *br.body, is_tail);
+        if (!is_tail) end.push_back(emit(fn, Op::JMP, br.body->loc));
+        patch(fn, fails, here(fn));
+      }
+      if (e.body)
+        stmt_expr(fn, *e.body, is_tail);
+      else if (is_tail)
+        emit(fn, Op::END, e.loc);
+      patch(fn, end, here(fn));
+      return is_tail;
+    }
+    case ast::ExprKind::Case: {
+      ScopeGuard outer(fn);
+      Operand subj = operand(fn, *e.body);
+      Labels end;
+      for (const auto& a : e.alternatives) {
+        ScopeGuard scope(fn);
+        check_unique(*a.pattern);
+        Labels fails;
+        Binders b;
+        match(fn, *a.pattern, subj.reg, false, fails, b);
+        publish(fn, b);
+        stmt_expr(fn, *a.body, is_tail);
+        if (!is_tail) end.push_back(emit(fn, Op::JMP, a.body->loc));
+        patch(fn, fails, here(fn));
+      }
+      if (is_tail) emit(fn, Op::END, e.loc);
+      patch(fn, end, here(fn));
+      return is_tail;
+    }
+    case ast::ExprKind::Call:
+      call(fn, e, is_tail ? CallAs::StmtTail : CallAs::Stmt, 0, 0);
+      return is_tail;
+    default: {
+      // A block that runs here (EXEC) gets a frame right above it: the
+      // value goes into the topmost register.
+      TempGuard temps(fn);
+      if (is_tail) {
+        Operand v = operand(fn, e);
+        emit(fn, Op::TAILEXEC, e.loc, v.reg);
       } else {
-        body.steps.push_back(std::make_unique<BindStmt>(sloc(first.loc), equation(fs, *first.equation, block_slot)));
+        const uint32_t t = alloc(fn, 1, e.loc);
+        expr(fn, e, t);
+        emit(fn, Op::EXEC, e.loc, t);
       }
+      return is_tail;
+    }
+  }
+}
+
+// The statements of a block, in the order of LANGUAGE.md §7 (dataflow.hpp):
+// every name of the block gets its register first, every CREATEd actor is
+// made, bindings run in dependency order, then the effects in source order.
+void Compiler::block_body(Fn& fn, const std::vector<ast::StmtPtr>& stmts, bool is_tail, ast::Loc l) {
+  const BlockPlan plan = plan_block(stmts);
+  Scope& scope = *fn.scopes.back();
+  for (const auto& s : stmts)
+    for (const auto& [name, loc] : statement_binders(*s)) scope.regs[name] = alloc(fn, 1, loc);
+
+  for (size_t i : plan.creates) emit(fn, Op::NEWACTOR, stmts[i]->loc, scope.regs.at(stmts[i]->name));
+
+  for (const auto& grp : plan.bindings) {
+    const ast::Stmt& first = *stmts[grp.front()];
+    if (grp.size() > 1) {
+      std::vector<FunctionBinding> fbs(grp.size());
+      std::vector<uint32_t> regs;
+      for (size_t k = 0; k < grp.size(); ++k) {
+        as_function_binding(*stmts[grp[k]], fbs[k]);
+        regs.push_back(scope.regs.at(*fbs[k].name));
+      }
+      group(fn, fbs, regs, first.loc);
       continue;
     }
-    // Mutually recursive functions: one capture list for all, so any member
-    // can rebuild any other from its own captures.
-    auto captures = std::make_shared<CaptureList>();
-    auto index = std::make_shared<std::unordered_map<std::string, uint32_t>>();
-    std::vector<FunctionBinding> fbs(group.size());
-    std::vector<LambdaCode*> codes;
-    for (size_t k = 0; k < group.size(); ++k) {
-      as_function_binding(*stmts[group[k]], fbs[k]);
-      codes.push_back(arena_.make<LambdaCode>(sloc(fbs[k].loc), captures));
+    TempGuard temps(fn);
+    if (first.kind == ast::StmtKind::Create) {
+      Operand beh = operand(fn, *first.value);
+      emit(fn, Op::SETBEH, first.loc, scope.regs.at(first.name), beh.reg);
+      continue;
     }
-    std::vector<GroupStmt::Member> members;
-    for (size_t k = 0; k < group.size(); ++k) {
-      std::unordered_map<std::string, Special> specials;
-      for (size_t j = 0; j < group.size(); ++j)
-        specials[*fbs[j].name] =
-            j == k ? Special{CaptureSource::Kind::SelfFn} : Special{CaptureSource::Kind::Sibling, codes[j]};
-      members.push_back({block_slot(*fbs[k].name), lambda(fs, *fbs[k].param, *fbs[k].body, fbs[k].loc,
-                                                          std::move(specials), captures, index, codes[k])});
+    FunctionBinding fb;
+    if (as_function_binding(first, fb)) {
+      std::unordered_map<std::string, Special> specials{{*fb.name, {CaptureSource::Kind::SelfFn}}};
+      LambdaCode* code = lambda(fn, *fb.param, *fb.body, fb.loc, std::move(specials));
+      emit_closure(fn, code, scope.regs.at(*fb.name), fb.loc);
+      continue;
     }
-    body.steps.push_back(std::make_unique<GroupStmt>(sloc(first.loc), std::move(members)));
+    Labels fails;
+    Binders b;
+    b.preset = &scope.regs;
+    equation(fn, *first.equation, fails, b);
+    if (!fails.empty()) {
+      Labels done{emit(fn, Op::JMP, first.loc)};
+      patch(fn, fails, here(fn));
+      emit(fn, Op::LETFAIL, first.loc);
+      patch(fn, done, here(fn));
+    }
   }
 
-  for (size_t i : plan.effects) body.steps.push_back(effect(fs, *stmts[i]));
+  bool ended = false;
+  for (size_t k = 0; k < plan.effects.size(); ++k)
+    ended = effect(fn, *stmts[plan.effects[k]], is_tail && k + 1 == plan.effects.size());
+  if (is_tail && !ended) emit(fn, Op::END, l);
 }
 
-std::unique_ptr<StmtNode> Compiler::effect(FnScope& fs, const ast::Stmt& s) {
-  const rt::SourceLoc l = sloc(s.loc);
+bool Compiler::effect(Fn& fn, const ast::Stmt& s, bool is_tail) {
+  TempGuard temps(fn);
   switch (s.kind) {
-    case ast::StmtKind::Send:
-      return std::make_unique<SendStmt>(l, expr(fs, *s.value), expr(fs, *s.target));
-    case ast::StmtKind::After:
-      return std::make_unique<AfterStmt>(l, expr(fs, *s.delay), expr(fs, *s.value), expr(fs, *s.target));
-    case ast::StmtKind::Become:
-      check_not_top(fs, s.loc, "BECOME");
-      return std::make_unique<BecomeStmt>(l, expr(fs, *s.value));
-    case ast::StmtKind::Throw:
-      return std::make_unique<ThrowStmt>(l, expr(fs, *s.value));
+    case ast::StmtKind::Send: {
+      Operand m = operand(fn, *s.value);
+      Operand t = operand(fn, *s.target);
+      emit(fn, Op::SEND, s.loc, m.reg, t.reg, 0, m.temp ? 1 : 0);
+      return false;
+    }
+    case ast::StmtKind::After: {
+      Operand d = operand(fn, *s.delay);
+      Operand m = operand(fn, *s.value);
+      Operand t = operand(fn, *s.target);
+      emit(fn, Op::AFTER, s.loc, d.reg, m.reg, t.reg);
+      return false;
+    }
+    case ast::StmtKind::Become: {
+      check_not_top(fn, s.loc, "BECOME");
+      const ast::Expr& v = *s.value;
+      if (v.kind == ast::ExprKind::Call) {
+        // BECOME f(args): a behavior factory's captures go pending (vm.cpp,
+        // BECOMEF, which then skips the CALL and the BECOME); anything else
+        // is called, and its result becomes the behavior.
+        auto [a, n] = setup_call(fn, v, false, UINT32_MAX - 1);
+        emit(fn, Op::BECOMEF, s.loc, a, n);
+        emit(fn, Op::CALL, v.loc, a, n);
+        emit(fn, Op::BECOME, s.loc, a);
+        return false;
+      }
+      Operand b = operand(fn, v);
+      emit(fn, Op::BECOME, s.loc, b.reg);
+      return false;
+    }
+    case ast::StmtKind::Throw: {
+      Operand v = operand(fn, *s.value);
+      emit(fn, Op::THROW, s.loc, v.reg);
+      return false;
+    }
     case ast::StmtKind::Expr:
-      return std::make_unique<ExprStmt>(l, expr(fs, *s.value));
+      return stmt_expr(fn, *s.value, is_tail);
     case ast::StmtKind::Import:
       error(s.loc, "IMPORT can only be used at top level");
     case ast::StmtKind::Let:
@@ -559,59 +1122,237 @@ std::unique_ptr<StmtNode> Compiler::effect(FnScope& fs, const ast::Stmt& s) {
   error(s.loc, "internal error: not an effect statement");
 }
 
+// ------------------------------------------------ functions and blocks
+
+// One entry of a function (proto.hpp): the parameters are matched where
+// the call left them, then the body runs in `mode`.
+void Compiler::entry(Fn& fn, const ast::Pattern& param, const ast::Expr& body, Mode mode, uint32_t& at) {
+  at = here(fn);
+  Proto& p = *fn.proto;
+  fn.top = 0;
+  alloc(fn, p.arity, param.loc);
+  ScopeGuard scope(fn);
+  Labels fails;
+  Binders b;
+  if (p.arity >= 2)
+    for (uint32_t i = 0; i < p.arity; ++i) match(fn, *param.elements[i], i, true, fails, b);
+  else
+    match(fn, param, 0, true, fails, b);
+  publish(fn, b);
+  tail(fn, body, mode);
+  if (!fails.empty()) {
+    patch(fn, fails, here(fn));
+    finish(fn, mode, param.loc);
+  }
+  if (mode == Mode::Value && fn.code) plan_factory(fn, param, body);
+}
+
+LambdaCode* Compiler::lambda(Fn& parent, const ast::Pattern& param, const ast::Expr& body, ast::Loc loc,
+                             std::unordered_map<std::string, Special> specials, std::shared_ptr<Captures> caps,
+                             LambdaCode* code) {
+  if (auto it = lambdas_.find(&body); it != lambdas_.end()) return it->second;
+  check_unique(param);
+  if (!code) code = arena_.make<LambdaCode>(sloc(loc));
+  if (!caps) caps = std::make_shared<Captures>();
+  lambdas_[&body] = code;
+  captures_[code] = caps;
+  Fn fn;
+  fn.parent = &parent;
+  fn.proto = &code->proto;
+  fn.caps = caps;
+  fn.specials = std::move(specials);
+  fn.top_level = false;
+  code->proto.file = &source_->name;
+  code->proto.arity =
+      param.kind == ast::PatternKind::Tuple && param.elements.size() <= kMaxSpread ? uint32_t(param.elements.size()) : 1;
+  fn.code = code;
+  entry(fn, param, body, Mode::Value, code->proto.entry_value);
+  entry(fn, param, body, Mode::Stmt, code->proto.entry_stmt);
+  entry(fn, param, body, Mode::Behavior, code->proto.entry_behavior);
+  return code;
+}
+
+// A body that is just a lambda whose captures are parameters given as plain
+// names (or the function's own captures, or the function itself) makes a
+// behavior factory, `DEF counter(sum) AS \msg.[...]`: a call of it makes the
+// closure straight from the arguments, without a frame. Runs in the value
+// entry's parameter scope, once the body is compiled.
+void Compiler::plan_factory(Fn& fn, const ast::Pattern& param, const ast::Expr& body) {
+  if (body.kind != ast::ExprKind::Lambda) return;
+  LambdaCode& code = *fn.code;
+  const uint32_t arity = code.proto.arity;
+  auto plain = [&](uint32_t i) {
+    const ast::Pattern& p = arity >= 2 ? *param.elements[i] : param;
+    return p.kind == ast::PatternKind::Bind || p.kind == ast::PatternKind::Wildcard;
+  };
+  for (uint32_t i = 0; i < arity; ++i)
+    if (!plain(i)) return;
+  const LambdaCode* inner = lambdas_.at(body.body.get());
+  std::vector<LambdaCode::FactorySource> sources;
+  for (const auto& name : captures_.at(inner)->names) {
+    Resolved r = resolve(fn, name);
+    switch (r.kind) {
+      case Resolved::Kind::Reg:
+        if (r.index >= arity) return;
+        sources.push_back({LambdaCode::FactorySource::Kind::Arg, r.index});
+        continue;
+      case Resolved::Kind::Capture:
+        sources.push_back({LambdaCode::FactorySource::Kind::Capture, r.index});
+        continue;
+      case Resolved::Kind::SelfFn:
+        sources.push_back({LambdaCode::FactorySource::Kind::SelfFn, 0});
+        continue;
+      case Resolved::Kind::Sibling:
+      case Resolved::Kind::Global:
+        return;
+    }
+  }
+  code.factory = inner;
+  code.factory_sources = std::move(sources);
+}
+
+void Compiler::emit_closure(Fn& fn, LambdaCode* code, uint32_t dst, ast::Loc l) {
+  std::vector<CaptureSource> sources;
+  for (const auto& name : captures_.at(code)->names) sources.push_back(source_for(fn, name));
+  fn.proto->closures.push_back({code, std::move(sources)});
+  emit(fn, Op::CLOSURE, l, dst, uint32_t(fn.proto->closures.size() - 1));
+}
+
+void Compiler::closure(Fn& fn, const ast::Expr& e, uint32_t dst) {
+  // `\x.[ ... ], y` is one function returning a pair, by the rule that a
+  // body extends as far as it can; it is almost always meant as (\x.[ ... ]), y.
+  if (e.body->kind == ast::ExprKind::Tuple && e.body->elements.front()->kind == ast::ExprKind::Block)
+    warn(e.loc,
+         "this function's body is a pair that starts with a block; if the function "
+         "should end at that ']', put it in parentheses: (\\x.[ ... ]), ...");
+  LambdaCode* code = lambda(fn, *e.param, *e.body, e.loc, {});
+  emit_closure(fn, code, dst, e.loc);
+}
+
+// [ stmts ] as a value: statement code of its own, capturing what it uses.
+void Compiler::block_value(Fn& fn, const ast::Expr& e, uint32_t dst) {
+  BlockCodeImpl* code;
+  if (auto it = blocks_.find(&e); it != blocks_.end()) {
+    code = it->second;
+  } else {
+    code = arena_.make<BlockCodeImpl>(sloc(e.loc));
+    blocks_[&e] = code;
+    auto caps = std::make_shared<Captures>();
+    captures_[code] = caps;
+    Fn inner;
+    inner.parent = &fn;
+    inner.proto = &code->proto;
+    inner.caps = caps;
+    inner.top_level = fn.top_level && !blocks_defer_;
+    code->proto.file = &source_->name;
+    code->proto.arity = 0;
+    code->proto.entry_stmt = 0;
+    ScopeGuard scope(inner);
+    block_body(inner, e.stmts, true, e.loc);
+  }
+  std::vector<CaptureSource> sources;
+  for (const auto& name : captures_.at(code)->names) sources.push_back(source_for(fn, name));
+  fn.proto->blocks.push_back({code, std::move(sources)});
+  emit(fn, Op::BLOCK, e.loc, dst, uint32_t(fn.proto->blocks.size() - 1));
+}
+
+// Mutually recursive functions of one block: one capture list for all, so
+// any member can make any other from its own captures.
+void Compiler::group(Fn& fn, const std::vector<FunctionBinding>& fbs, const std::vector<uint32_t>& regs, ast::Loc l) {
+  std::vector<LambdaCode*> codes;
+  std::shared_ptr<Captures> caps;
+  if (auto it = lambdas_.find(fbs.front().body); it != lambdas_.end()) {
+    for (const auto& fb : fbs) codes.push_back(lambdas_.at(fb.body));
+    caps = captures_.at(codes.front());
+  } else {
+    caps = std::make_shared<Captures>();
+    for (const auto& fb : fbs) codes.push_back(arena_.make<LambdaCode>(sloc(fb.loc)));
+    for (size_t k = 0; k < fbs.size(); ++k) {
+      std::unordered_map<std::string, Special> specials;
+      for (size_t j = 0; j < fbs.size(); ++j)
+        specials[*fbs[j].name] =
+            j == k ? Special{CaptureSource::Kind::SelfFn} : Special{CaptureSource::Kind::Sibling, codes[j]};
+      lambda(fn, *fbs[k].param, *fbs[k].body, fbs[k].loc, std::move(specials), caps, codes[k]);
+    }
+  }
+  GroupPlan plan;
+  for (size_t k = 0; k < codes.size(); ++k) plan.members.emplace_back(codes[k], regs[k]);
+  for (const auto& name : caps->names) plan.sources.push_back(source_for(fn, name));
+  fn.proto->groups.push_back(std::move(plan));
+  emit(fn, Op::GROUP, l, 0, uint32_t(fn.proto->groups.size() - 1));
+}
+
+// ------------------------------------------------------------ top level
+
 // A top-level statement: runs on its own, in order; what it binds becomes
-// global, and is published only once the whole statement has succeeded.
+// global (SETGLOBAL), once the whole statement has succeeded.
 std::unique_ptr<TopStmt> Compiler::top(const ast::Stmt& s) {
   auto t = std::make_unique<TopStmt>();
   t->loc = s.loc;
   t->source_loc = sloc(s.loc);
-  FnScope fs;
-  fs.layout = &t->layout;
-  fs.top_level = true;
-  fs.captures = std::make_shared<CaptureList>();
-  fs.capture_index = std::make_shared<std::unordered_map<std::string, uint32_t>>();
-  BlockScope root;
-  fs.block = &root;
+  Fn fn;
+  fn.proto = &t->proto;
+  fn.top_level = true;
+  t->proto.file = &source_->name;
+  t->proto.arity = 0;
+  ScopeGuard root(fn);
   blocks_defer_ = s.kind != ast::StmtKind::Expr;
-
-  // Names a top-level statement binds are globals: other code (including the
-  // statement's own functions) finds them by global slot, late-bound.
-  auto publish = [&](const std::string& name) {
-    uint32_t slot = fs.new_slot();
-    t->publish.emplace_back(slot, rt_.globals().slot(name));
-    return slot;
-  };
 
   switch (s.kind) {
     case ast::StmtKind::Let: {
+      t->proto.entry_stmt = 0;
       const ast::Equation& eq = *s.equation;
-      std::unique_ptr<Equation> compiled;
       if (eq.kind == ast::Equation::Kind::FunctionDef) {
-        uint32_t slot = publish(eq.name);
-        compiled = std::make_unique<FunctionEquation>(slot, lambda(fs, *eq.param, *eq.body, eq.loc, {}));
+        // Top-level functions reach themselves through their global (late-bound).
+        const uint32_t r = alloc(fn, 1, eq.loc);
+        emit_closure(fn, lambda(fn, *eq.param, *eq.body, eq.loc, {}), r, eq.loc);
+        emit(fn, Op::SETGLOBAL, s.loc, r, global_index(fn, eq.name));
       } else {
-        compiled = equation(fs, eq, publish);
+        Labels fails;
+        Binders b;
+        equation(fn, eq, fails, b);
+        if (!fails.empty()) {
+          Labels done{emit(fn, Op::JMP, s.loc)};
+          patch(fn, fails, here(fn));
+          emit(fn, Op::LETFAIL, s.loc);
+          patch(fn, done, here(fn));
+        }
+        for (const auto& [name, reg] : b.bound) emit(fn, Op::SETGLOBAL, s.loc, reg, global_index(fn, name));
       }
-      t->body.steps.push_back(std::make_unique<BindStmt>(sloc(s.loc), std::move(compiled)));
+      emit(fn, Op::END, s.loc);
       break;
     }
     case ast::StmtKind::Create: {
       // The actor is visible to its own behavior expression (CREATE x WITH beh(x)).
-      uint32_t slot = publish(s.name);
-      root.slots[s.name] = slot;
-      t->body.creates.push_back(slot);
-      t->body.steps.push_back(std::make_unique<CreateStmt>(sloc(s.loc), slot, expr(fs, *s.value)));
+      t->proto.entry_stmt = 0;
+      const uint32_t r = alloc(fn, 1, s.loc);
+      root.scope.regs[s.name] = r;
+      emit(fn, Op::NEWACTOR, s.loc, r);
+      {
+        TempGuard temps(fn);
+        Operand beh = operand(fn, *s.value);
+        emit(fn, Op::SETBEH, s.loc, r, beh.reg);
+      }
+      emit(fn, Op::SETGLOBAL, s.loc, r, global_index(fn, s.name));
+      emit(fn, Op::END, s.loc);
       break;
     }
-    case ast::StmtKind::Expr:
-      t->expr = expr(fs, *s.value);
+    case ast::StmtKind::Expr: {
+      t->is_expr = true;
+      t->proto.entry_value = 0;
+      const uint32_t r = alloc(fn, 1, s.loc);
+      expr(fn, *s.value, r);
+      emit(fn, Op::RET, s.loc, r);
       break;
+    }
     case ast::StmtKind::Import:
       t->is_import = true;
       t->import = s.name;
       break;
     default:
-      t->body.steps.push_back(effect(fs, s));
+      t->proto.entry_stmt = 0;
+      effect(fn, s, false);
+      emit(fn, Op::END, s.loc);
       break;
   }
   return t;

@@ -17,7 +17,7 @@
 
 #include "humus/humus.hpp"
 #include "interpreter/interpreter.hpp"
-#include "interpreter/engine/node.hpp"
+#include "interpreter/engine/vm.hpp"
 #include "runtime/code.hpp"
 
 namespace humus {

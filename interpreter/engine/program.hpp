@@ -2,27 +2,28 @@
 //
 // Function and block values point at their code (and print its source
 // location), so compiled code lives as long as the runtime: the arena owns
-// every LambdaCode and every top-level statement, and the sources they came from.
+// every LambdaCode, BlockCodeImpl and top-level statement, and the sources
+// they came from.
 #pragma once
 
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
 #include "grammar/ast.hpp"
-#include "interpreter/engine/stmt_nodes.hpp"
+#include "interpreter/engine/proto.hpp"
 
 namespace humus::interp {
 
 struct TopStmt {
   ast::Loc loc;
   rt::SourceLoc source_loc;
-  FrameLayout layout;
-  BlockBody body;                                      // CREATE actors, bindings, effects
-  std::vector<std::pair<uint32_t, uint32_t>> publish;  // (slot, global) after the body ran
-  std::unique_ptr<Node> expr;                          // an expression statement's value
-  std::string import;                                  // IMPORT "..." (handled by the interpreter)
+  Proto proto;       // DEF, LET, CREATE and effects: its statement entry;
+                     // an expression statement: its value entry gives the value
+  bool is_expr = false;
+  std::string import;  // IMPORT "..." (handled by the interpreter)
   bool is_import = false;
 };
 
@@ -43,19 +44,24 @@ class CodeArena {
   T* make(Args&&... args) {
     auto p = std::make_unique<T>(std::forward<Args>(args)...);
     T* raw = p.get();
-    codes_.push_back(std::move(p));
+    if constexpr (std::is_base_of_v<rt::FunctionCode, T>)
+      functions_.push_back(std::move(p));
+    else
+      blocks_.push_back(std::move(p));
     return raw;
   }
   void keep(ast::SourcePtr s) { sources_.push_back(std::move(s)); }
   void keep(std::unique_ptr<CompiledUnit> u) { units_.push_back(std::move(u)); }
   void clear() {
     units_.clear();
-    codes_.clear();
+    functions_.clear();
+    blocks_.clear();
     sources_.clear();
   }
 
  private:
-  std::vector<std::unique_ptr<rt::FunctionCode>> codes_;
+  std::vector<std::unique_ptr<rt::FunctionCode>> functions_;
+  std::vector<std::unique_ptr<rt::BlockCode>> blocks_;
   std::vector<ast::SourcePtr> sources_;
   std::vector<std::unique_ptr<CompiledUnit>> units_;
 };

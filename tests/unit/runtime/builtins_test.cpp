@@ -113,7 +113,7 @@ TEST_CASE("boolean logic") {
 TEST_CASE("type tests") {
   Value actor = Value::adopt(new Actor(2));
   Value closure = Value::adopt(Closure::make(&kFn, 0));
-  Value block = Value::adopt(BlockValue::make(&kBlk, Value(), 0));
+  Value block = Value::adopt(BlockValue::make(&kBlk, 0));
   Value native = Value::share(B("add"));
   Value big = Z("99999999999999999999999");
   Value pair = make_pair(I(1), I(2));

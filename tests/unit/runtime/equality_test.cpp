@@ -59,8 +59,8 @@ TEST_CASE("identity kinds") {
   Value c2 = Value::adopt(Closure::make(&kFn, 0));
   CHECK(equal(c1, Value(c1)));
   CHECK_FALSE(equal(c1, c2));
-  Value b1 = Value::adopt(BlockValue::make(&kBlk, Value(), 0));
-  Value b2 = Value::adopt(BlockValue::make(&kBlk, Value(), 0));
+  Value b1 = Value::adopt(BlockValue::make(&kBlk, 0));
+  Value b2 = Value::adopt(BlockValue::make(&kBlk, 0));
   CHECK(equal(b1, b1));
   CHECK_FALSE(equal(b1, b2));
   Value n1 = Value::share(builtin_functions()[0]);

@@ -38,7 +38,7 @@ TEST_CASE("printing atoms") {
   CHECK(to_string(Value::adopt(new Actor(17))) == "@17");
   CHECK(to_string(Value::adopt(Closure::make(&kFn, 0))) == "\\fib.hum:3");
   CHECK(to_string(Value::adopt(Closure::make(&kNoFile, 0))) == "\\<builtin>:7");
-  CHECK(to_string(Value::adopt(BlockValue::make(&kBlk, Value(), 0))) == "[fib.hum:5]");
+  CHECK(to_string(Value::adopt(BlockValue::make(&kBlk, 0))) == "[fib.hum:5]");
   for (Native* n : builtin_functions()) CHECK(to_string(Value::share(n)) == std::string("\\<") + n->name + ">");
   CHECK(to_string(Value::share(builtin_functions()[0])) == "\\<eq>");
 }

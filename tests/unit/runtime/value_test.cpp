@@ -100,11 +100,12 @@ TEST_CASE("heap kinds") {
     CHECK(c.as<Closure>()->captures()[0].empty());
     CHECK(c.as<Closure>()->captures()[1].empty());
 
-    Value b = Value::adopt(BlockValue::make(&kBlk, c, 3));
+    Value b = Value::adopt(BlockValue::make(&kBlk, 3));
     CHECK(b.is_block());
     CHECK(b.kind() == Kind::Block);
-    CHECK(b.as<BlockValue>()->closure.same(c));
-    for (uint32_t i = 0; i < 3; ++i) CHECK(b.as<BlockValue>()->saved()[i].empty());
+    CHECK(b.as<BlockValue>()->count == 3);
+    for (uint32_t i = 0; i < 3; ++i) CHECK(b.as<BlockValue>()->captures()[i].empty());
+    b.as<BlockValue>()->captures()[0] = c;
 
     Value n = Value::share(builtin_functions()[0]);
     CHECK(n.is_function());
@@ -234,8 +235,9 @@ TEST_CASE("a deep chain of closures and blocks is freed iteratively") {
       c->captures()[0] = Value::small(i);
       c->captures()[1] = std::move(v);
       Value cv = Value::adopt(c);
-      BlockValue* b = BlockValue::make(&kBlk, cv, 1);
-      b->saved()[0] = cv;
+      BlockValue* b = BlockValue::make(&kBlk, 2);
+      b->captures()[0] = cv;
+      b->captures()[1] = cv;
       v = Value::adopt(b);
     }
     CHECK(live.delta() == 2'000'000);
@@ -243,8 +245,8 @@ TEST_CASE("a deep chain of closures and blocks is freed iteratively") {
   CHECK(live.delta() == 0);
   {
     Value c = Value::adopt(Closure::make(&kFn, 0));  // no captures at all
-    Value b = Value::adopt(BlockValue::make(&kBlk, Value(), 0));
-    CHECK(b.as<BlockValue>()->closure.empty());
+    Value b = Value::adopt(BlockValue::make(&kBlk, 0));
+    CHECK(b.as<BlockValue>()->count == 0);
     CHECK(live.delta() == 2);
   }
   CHECK(live.delta() == 0);

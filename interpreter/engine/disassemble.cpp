@@ -1,0 +1,67 @@
+#include "interpreter/engine/disassemble.hpp"
+
+#include <fmt/format.h>
+
+#include <set>
+#include <vector>
+
+#include "interpreter/engine/program.hpp"
+#include "runtime/print.hpp"
+
+namespace humus::interp {
+
+const char* op_name(Op op) {
+  static const char* const kNames[] = {
+#define OP(name) #name,
+#include "interpreter/engine/opcodes.hpp"
+#undef OP
+  };
+  return kNames[static_cast<size_t>(op)];
+}
+
+std::string disassemble(const Proto& p) {
+  std::string out = fmt::format("registers {}, arity {}, entries value {} statement {} behavior {}\n", p.nregs,
+                                p.arity, int64_t(p.entry_value == Proto::kNoEntry ? -1 : p.entry_value),
+                                int64_t(p.entry_stmt == Proto::kNoEntry ? -1 : p.entry_stmt),
+                                int64_t(p.entry_behavior == Proto::kNoEntry ? -1 : p.entry_behavior));
+  for (size_t i = 0; i < p.code.size(); ++i) {
+    const Instr& in = p.code[i];
+    out += fmt::format("{:4} {:3}:{:<3} {:<11} a={} b={} c={}", i, p.pos[i].first, p.pos[i].second, op_name(in.op),
+                       in.a, in.b, in.c);
+    if (in.x) out += fmt::format(" x={}", in.x);
+    if (in.op == Op::LOADK || in.op == Op::JNWORD || in.op == Op::JNEQK || in.op == Op::JNTAG || in.op == Op::RETK)
+      out += "  ; " + rt::to_string(p.consts[in.b]);
+    out += '\n';
+  }
+  return out;
+}
+
+std::string disassemble(const CompiledUnit& unit) {
+  std::string out;
+  std::set<const void*> seen;
+  std::vector<std::pair<std::string, const Proto*>> todo;
+  auto reach = [&](const Proto& p) {
+    for (const auto& c : p.closures)
+      if (seen.insert(c.code).second) todo.emplace_back("function \\" + rt::SourceLoc(c.code->loc).file_name() + ":" + std::to_string(c.code->loc.line) + ":" + std::to_string(c.code->loc.column), &c.code->proto);
+    for (const auto& g : p.groups)
+      for (const auto& [code, reg] : g.members)
+        if (seen.insert(code).second) todo.emplace_back("function \\" + code->loc.file_name() + ":" + std::to_string(code->loc.line) + ":" + std::to_string(code->loc.column), &code->proto);
+    for (const auto& b : p.blocks)
+      if (seen.insert(b.code).second) todo.emplace_back("block [" + b.code->loc.file_name() + ":" + std::to_string(b.code->loc.line) + ":" + std::to_string(b.code->loc.column) + "]", &b.code->proto);
+  };
+  for (size_t i = 0; i < unit.stmts.size(); ++i) {
+    const TopStmt& t = *unit.stmts[i];
+    if (t.is_import) continue;
+    out += fmt::format("== statement {}:{}\n", t.loc.line, t.loc.column) + disassemble(t.proto);
+    reach(t.proto);
+    while (!todo.empty()) {
+      auto [name, p] = todo.front();
+      todo.erase(todo.begin());
+      out += "== " + name + "\n" + disassemble(*p);
+      reach(*p);
+    }
+  }
+  return out;
+}
+
+}  // namespace humus::interp

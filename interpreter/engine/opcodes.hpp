@@ -1,0 +1,86 @@
+// The instruction set of the Humus VM, one line per instruction (an X-macro
+// in the manner of Wren's wren_opcodes.h). R(x) is register x of the running
+// frame, K(x) constant x of the running code, G(x) global x, F the running
+// function or block value (its captures). Jump targets are instruction
+// indexes in the same code. Operands a, b, c are unsigned 16-bit; x is a
+// small flag byte (see each line).
+//
+// The arithmetic and comparison instructions compute in place for small
+// integers and call the built-in (or whatever the global of that name holds
+// now) otherwise. The J* instructions jump when their test FAILS: each is
+// the "else" of a pattern element or an IF equation.
+
+// ---- loads and values
+OP(MOVE)       // R(a) = R(b)                                   x: 1 = move (R(b) is left empty)
+OP(LOADK)      // R(a) = K(b)
+OP(GETCAP)     // R(a) = F.captures[b]
+OP(GETGLOBAL)  // R(a) = G(b); error when unbound
+OP(SETGLOBAL)  // G(b) = R(a)                                  (top level: DEF, LET, CREATE)
+OP(SELFFN)     // R(a) = F, the running function itself
+OP(SIBLING)    // R(a) = the member b of F's recursive group, made from F's captures
+OP(SELF)       // R(a) = the actor whose behavior runs; error at top level
+OP(NOW)        // R(a) = NOW
+OP(CLOSURE)    // R(a) = a new closure: lambda plan b
+OP(GROUP)      // R(a .. a+n-1) = the closures of group plan b (mutually recursive)
+OP(BLOCK)      // R(a) = a new block value: block plan b
+OP(PAIR)       // R(a) = (R(b), R(c))                          x: 1 = move R(b), 2 = move R(c)
+OP(TUPLE)      // R(a) = (R(b), ..., R(b+c-1)), taking them over
+OP(NEWACTOR)   // R(a) = a new actor, behavior to come (CREATE)
+OP(NEW)        // R(a) = a new actor with behavior R(b)
+OP(SETBEH)     // actor R(a) gets behavior R(b) (CREATE ... WITH)
+
+// ---- built-in functions, in place for small integers: R(a) = f(R(b), R(c))
+OP(ADD)
+OP(SUB)
+OP(MUL)
+OP(DIV)
+OP(MOD)
+OP(LESS)
+OP(LESSEQ)
+OP(GREATER)
+OP(GREATEREQ)
+OP(COMPARE)
+OP(EQ)
+OP(ADDI)       // R(a) = add(R(b), c - 32768)  (a small constant)
+OP(SUBI)       // R(a) = sub(R(b), c - 32768)
+
+// ---- tests and jumps (jump to c when the test fails)
+OP(JMP)        // jump to c
+OP(JNWORD)     // unless R(a) is the one-word literal K(b)
+OP(JNEQ)       // unless R(a) equals R(b)
+OP(JNEQK)      // unless R(a) equals K(b) (a boxed literal: big integer, string)
+OP(JNLESS)     // unless less(R(a), R(b)) = TRUE
+OP(JNLESSEQ)   // unless less_equal(R(a), R(b)) = TRUE
+OP(JNGREATER)  // unless greater(R(a), R(b)) = TRUE
+OP(JNGREATEREQ)  // unless greater_equal(R(a), R(b)) = TRUE
+OP(JNPAIR)     // unless R(a) is a pair
+OP(JNTAG)      // unless R(a) is a pair whose head is the one-word literal K(b)
+OP(JNSELF)     // unless R(a) is the actor whose behavior runs
+OP(UNPAIR)     // R(b) = head of R(a), R(b+1) = its tail (R(a) is a pair; b may be a)
+OP(LETFAIL)    // "LET mismatch": the event fails
+
+// ---- calls: the callee is R(a), its b argument values R(a+1 .. a+b) (b = 1:
+// one argument; b >= 2: f(x1, ..., xb), passed spread)
+OP(CALL)       // R(a) = the result
+OP(TAILCALL)   // the result is this function's result (the frame is reused)
+OP(CALLST)     // run the callee's body as a statement          x: 1 = keep the frame's site
+OP(TAILCALLST) // the same, as this statement code's last word  x: 1 = keep the frame's site
+OP(BECOMEF)    // BECOME of a behavior factory's call: the captures go pending and
+               // the next two instructions (CALL, BECOME) are skipped; else fall through
+
+// ---- ends
+OP(RET)        // return R(a)
+OP(RETK)       // return K(b)
+OP(END)        // the end of statement code
+OP(EXEC)       // run R(a) as a statement: a block runs, ? does nothing, else an error
+               //   x: 1 = report at the frame's site
+OP(TAILEXEC)   // the same, as this statement code's last word
+OP(BEHEXEC)    // the end of a behavior's body: R(a) is ? (unhandled), a block
+               // (it runs), or an error
+OP(UNHANDLED)  // the end of a behavior that did not take the message
+
+// ---- effects
+OP(SEND)       // SEND R(a) TO R(b)                            x: 1 = move R(a)
+OP(AFTER)      // AFTER R(a) SEND R(b) TO R(c)
+OP(BECOME)     // BECOME R(a)
+OP(THROW)      // THROW R(a)

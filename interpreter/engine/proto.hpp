@@ -1,0 +1,140 @@
+// Compiled code: instructions for the VM (vm.cpp), and the code objects the
+// runtime sees (LambdaCode for functions, BlockCodeImpl for block values).
+//
+// A Proto is the code of one function body, block literal or top-level
+// statement: 8-byte instructions over the registers of one frame, with
+// their source positions, constants and the tables instructions refer to.
+// A function's body is compiled once for each way it can be run, each with
+// its own entry point into the same Proto:
+//   * value: the body gives a value (RET), as in `add(f(x), 1)`;
+//   * statement: the body runs as a statement (END), as in a block's
+//     `loop(add(i, 1))`, so a block it gives runs in place, and a call in
+//     its tail runs as a statement too, in the same frame;
+//   * behavior: the body of an actor's behavior; ? means "unhandled".
+// Parameters arrive in registers 0 .. arity-1 (arity n for a tuple
+// parameter of n elements, else 1); the entry's first instructions match
+// what is not a plain name.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "runtime/code.hpp"
+#include "runtime/source_loc.hpp"
+#include "runtime/value.hpp"
+
+namespace humus::interp {
+
+using rt::Value;
+
+enum class Op : uint8_t {
+#define OP(name) name,
+#include "interpreter/engine/opcodes.hpp"
+#undef OP
+};
+
+struct Instr {
+  Op op;
+  uint8_t x = 0;  // flags (opcodes.hpp)
+  uint16_t a = 0, b = 0, c = 0;
+};
+static_assert(sizeof(Instr) == 8);
+
+// Registers, constants and instructions are numbered in 16 bits.
+inline constexpr uint32_t kMaxOperand = 0xFFFF;
+// The most values a call passes one by one (f(x1, ..., x8)); a tuple
+// parameter of more elements takes its argument as one value.
+inline constexpr uint32_t kMaxSpread = 8;
+
+class LambdaCode;
+class BlockCodeImpl;
+
+// Where a new closure's (or block's) captured value comes from, in the
+// frame that makes it.
+struct CaptureSource {
+  enum class Kind : uint8_t { Reg, Capture, SelfFn, Sibling };
+  Kind kind;
+  uint32_t index = 0;                   // Reg, Capture
+  const LambdaCode* sibling = nullptr;  // Sibling: a member of the running function's group
+};
+
+struct ClosurePlan {
+  const LambdaCode* code;
+  std::vector<CaptureSource> sources;
+};
+struct BlockValuePlan {
+  const BlockCodeImpl* code;
+  std::vector<CaptureSource> sources;
+};
+// A recursive group of local functions: every member captures the same values.
+struct GroupPlan {
+  std::vector<std::pair<const LambdaCode*, uint32_t>> members;  // code, register
+  std::vector<CaptureSource> sources;
+};
+
+struct GlobalRef {
+  const std::atomic<uint64_t>* cell;
+  uint32_t slot;
+};
+
+struct Proto {
+  static constexpr uint32_t kNoEntry = UINT32_MAX;
+
+  std::vector<Instr> code;
+  std::vector<std::pair<uint32_t, uint32_t>> pos;  // (line, column) of each instruction
+  std::vector<Value> consts;                       // immediates, or pinned objects
+  std::vector<GlobalRef> globals;
+  std::vector<ClosurePlan> closures;
+  std::vector<BlockValuePlan> blocks;
+  std::vector<GroupPlan> groups;
+  std::vector<const LambdaCode*> siblings;
+  const std::string* file = nullptr;
+  uint32_t nregs = 1;  // registers of a frame (at least one)
+  uint32_t arity = 1;  // values a call passes: 1, or n >= 2 for a tuple parameter of n
+  uint32_t entry_value = kNoEntry, entry_stmt = kNoEntry, entry_behavior = kNoEntry;
+
+  rt::SourceLoc loc(const Instr* at) const {
+    const auto& p = pos[size_t(at - code.data())];
+    return rt::SourceLoc{file, p.first, p.second};
+  }
+};
+
+// The code of a lambda: its Proto, the names it captures (in the order of
+// its closures' capture slots), and, for a behavior factory
+// (`DEF counter(sum) AS \msg.[...]`), how to make the closure it gives
+// straight from the arguments, without running the body.
+class LambdaCode final : public rt::FunctionCode {
+ public:
+  explicit LambdaCode(rt::SourceLoc l) : FunctionCode(l) { tail_callable = true; }
+  Value apply(const rt::Closure& self, const Value& arg, rt::Context& cx) const override;
+  bool run_behavior(const rt::Closure& self, const Value& msg, rt::Context& cx) const override;
+
+  Proto proto;
+
+  // For a factory: where each capture of the closure it makes comes from.
+  struct FactorySource {
+    enum class Kind : uint8_t { Arg, Capture, SelfFn };
+    Kind kind;
+    uint32_t index;  // Arg: the argument; Capture: the factory's own
+  };
+  const LambdaCode* factory = nullptr;  // the code of the closure it makes
+  std::vector<FactorySource> factory_sources;
+  bool factory_for(uint32_t n) const { return factory && n == proto.arity; }
+  // The factory's closure, from n = proto.arity arguments (taken over).
+  Value make_from_arguments(const rt::Closure& self, Value* args) const;
+  // The values that closure captures, from the arguments (taken over), to out[].
+  void capture_arguments(const rt::Closure& self, Value* args, Value* out) const;
+};
+
+// The code of a block value: statement code in a frame of its own, reading
+// what it uses from where it was written as captures.
+class BlockCodeImpl final : public rt::BlockCode {
+ public:
+  explicit BlockCodeImpl(rt::SourceLoc l) : BlockCode(l) {}
+  Proto proto;
+};
+
+}  // namespace humus::interp

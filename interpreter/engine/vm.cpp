@@ -1,0 +1,992 @@
+// The VM: one loop over the instructions of opcodes.hpp.
+//
+// Registers live on a stack of Values per context; a frame is a window of it
+// that starts at `base`, with the running function (or block value) just
+// below it, in R[-1], where its captures are read. A call's callee and
+// arguments are the caller's top registers R(a), R(a+1..a+b), so the
+// callee's frame starts at a+1 with its arguments already in place as its
+// first registers; its result goes back into R(a). Every register is always
+// a valid Value (empty, or owning one reference): a frame that ends releases
+// its registers, and a register that is written releases what it held.
+//
+// Frames are CallInfos in a vector beside the stack: a Humus call pushes
+// one and the loop goes on with the callee, so Humus recursion never grows
+// the C++ stack. A tail call, or a statement's last word that is a call or
+// a block, replaces the running frame instead. The stack may move when it
+// grows (every handler that can grow it reloads `R`).
+#include "interpreter/engine/vm.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+#include "runtime/actor.hpp"
+#include "runtime/builtins.hpp"
+#include "runtime/equality.hpp"
+#include "runtime/integer.hpp"
+#include "runtime/print.hpp"
+#include "runtime/runtime.hpp"
+#include "runtime/stack_guard.hpp"
+
+namespace humus::interp {
+
+using rt::runtime_error;
+
+std::string describe(const Value& v) {
+  constexpr size_t kMax = 200;
+  std::string s = rt::to_string(v);
+  if (s.size() > kMax) s = s.substr(0, kMax) + "...";
+  return s;
+}
+
+Value tuple_of(Value* vals, uint32_t n) {
+  Value acc = std::move(vals[n - 1]);
+  for (uint32_t i = n - 1; i-- > 0;) acc = rt::make_pair(std::move(vals[i]), std::move(acc));
+  return acc;
+}
+
+namespace {
+
+// The equality of section 2 with the common cases inline: equal words
+// (same small integer, symbol, constant or object) are equal; a word that is
+// not an object equals nothing else (integers are normalised, so a small
+// integer never equals a big one).
+inline bool equal_values(const Value& a, const Value& b) {
+  if (a.same(b)) return true;
+  if (!a.is_object() || !b.is_object()) return false;
+  return rt::equal(a, b);
+}
+
+// The deepest a chain of Humus calls (that are not tail calls) may go, and
+// the most registers all of them may use: beyond either, "recursion too deep".
+constexpr size_t kMaxDepth = size_t(1) << 20;
+constexpr size_t kMaxStack = size_t(1) << 26;
+
+// What ends a frame, and what the end gives the C++ caller of an entry frame.
+enum class Kind : uint8_t { Value, Stmt };
+enum class Outcome : uint8_t { Value, Done, Unhandled };
+
+struct CallInfo {
+  const Proto* proto;
+  const Instr* pc;  // where this frame goes on (saved while a callee runs)
+  uint32_t base;    // register 0; the function is at base - 1
+  Kind kind;
+  bool entry;       // a C++ caller waits for this frame to end
+  bool f_borrowed;  // R[-1] holds the function without a count of its own
+  bool has_site;
+  rt::SourceLoc site;  // the statement a statement call came from (errors about its result)
+};
+
+struct VmState final : rt::EngineState {
+  VmState() { calls.reserve(64); }
+  ~VmState() override {
+    for (size_t i = 0; i < cap; ++i) stack[i] = Value();
+    std::free(stack);
+  }
+  VmState(const VmState&) = delete;
+  VmState& operator=(const VmState&) = delete;
+
+  // The first free register above every frame's window.
+  uint32_t top() const { return calls.empty() ? 0 : calls.back().base + calls.back().proto->nregs; }
+
+  // Room for registers [0, n). New registers are empty.
+  void ensure(size_t n) {
+    if (n <= cap) [[likely]]
+      return;
+    grow(n);
+  }
+  [[gnu::noinline]] void grow(size_t n) {
+    if (n > kMaxStack) throw std::bad_alloc();  // reported by the caller as "recursion too deep"
+    size_t new_cap = std::max<size_t>({n + 64, cap * 2, 256});
+    // Values are one word each and trivially relocatable: moved bitwise.
+    auto* p = static_cast<Value*>(std::realloc(static_cast<void*>(stack), new_cap * sizeof(Value)));
+    if (!p) throw std::bad_alloc();
+    std::memset(static_cast<void*>(p + cap), 0, (new_cap - cap) * sizeof(Value));
+    stack = p;
+    cap = new_cap;
+  }
+
+  Value* stack = nullptr;
+  size_t cap = 0;
+  std::vector<CallInfo> calls;
+};
+
+VmState& vm_of(rt::Context& cx) {
+  if (!cx.engine) [[unlikely]]
+    cx.engine = std::make_unique<VmState>();
+  return static_cast<VmState&>(*cx.engine);
+}
+
+[[noreturn, gnu::noinline]] void not_a_function(const Value& fn, const rt::SourceLoc& loc) {
+  runtime_error(loc, "cannot apply " + describe(fn) + ": it is not a function");
+}
+
+[[noreturn, gnu::noinline]] void too_deep(const rt::SourceLoc& loc) { rt::recursion_too_deep(loc); }
+
+bool is_humus(const Value& fn) { return fn.is(rt::ObjKind::Closure) && fn.as<rt::Closure>()->code->tail_callable; }
+const LambdaCode& code_of(const Value& fn) { return static_cast<const LambdaCode&>(*fn.as<rt::Closure>()->code); }
+
+// The captures of the function or block below a frame.
+const Value* captures_of(const Value* R) {
+  const rt::Object* f = R[-1].object();
+  if (f->kind == rt::ObjKind::Closure) [[likely]]
+    return static_cast<const rt::Closure*>(f)->captures();
+  return static_cast<const rt::BlockValue*>(f)->captures();
+}
+
+// Makes the n values at args[0..n) what a parameter of `arity` takes: one
+// value (several become their tuple) or `arity` values (a tuple taken
+// apart: arity-1 pairs, the last element the rest). False when they do not
+// fit; args[0..max(n, arity)) must be registers (they are left valid).
+bool adapt(Value* args, uint32_t n, uint32_t arity) {
+  if (n >= 2) {
+    Value t = tuple_of(args, n);
+    args[0] = std::move(t);
+  }
+  if (arity == 1) return true;
+  Value v = std::move(args[0]);
+  const Value* cur = &v;
+  for (uint32_t i = 0; i + 1 < arity; ++i) {
+    if (!cur->is_pair()) return false;
+    args[i] = rt::head(*cur);
+    cur = &rt::tail(*cur);
+  }
+  args[arity - 1] = *cur;
+  return true;
+}
+
+// fn applied to args (taken over), when fn is not compiled Humus code: a
+// built-in, or a host's function (which may enter the VM again, so nothing
+// it is given lives on the VM stack).
+Value call_foreign(const Value& fn, Value* args, uint32_t n, rt::Context& cx, const rt::SourceLoc& loc) {
+  if (fn.is(rt::ObjKind::Native)) {
+    const auto* nat = fn.as<rt::Native>();
+    if (n == 2 && nat->fn2) return nat->fn2(args[0], args[1]);
+    return nat->fn(n >= 2 ? tuple_of(args, n) : std::move(args[0]));
+  }
+  if (fn.is(rt::ObjKind::Closure)) {
+    Value keep = fn;
+    Value arg = n >= 2 ? tuple_of(args, n) : std::move(args[0]);
+    const auto* c = keep.as<rt::Closure>();
+    return c->code->apply(*c, arg, cx);
+  }
+  not_a_function(fn, loc);
+}
+
+// The built-in functions by instruction, for when their globals are bound
+// to something else (then the global's value is called) and for what the
+// fast paths leave (big integers, wrong types).
+struct Builtins {
+  const rt::Native* by_op[256] = {};
+  Builtins() {
+    static const std::pair<Op, const char*> kNames[] = {
+        {Op::ADD, "add"},           {Op::SUB, "sub"},          {Op::MUL, "mul"},           {Op::DIV, "div"},
+        {Op::MOD, "mod"},           {Op::LESS, "less"},        {Op::LESSEQ, "less_equal"}, {Op::GREATER, "greater"},
+        {Op::GREATEREQ, "greater_equal"}, {Op::COMPARE, "compare"}, {Op::EQ, "eq"},         {Op::ADDI, "add"},
+        {Op::SUBI, "sub"},          {Op::JNLESS, "less"},      {Op::JNLESSEQ, "less_equal"},
+        {Op::JNGREATER, "greater"}, {Op::JNGREATEREQ, "greater_equal"}};
+    for (auto [op, name] : kNames)
+      for (const rt::Native* n : rt::builtin_functions())
+        if (std::string_view(n->name) == name) by_op[size_t(op)] = n;
+  }
+};
+const Builtins& builtins() {
+  static const Builtins b;
+  return b;
+}
+
+// op(x, y) when the built-in's global has been bound again: whatever it holds now.
+[[gnu::noinline]] Value call_rebound(Op op, const Value& x, const Value& y, rt::Context& cx, const rt::SourceLoc& loc) {
+  const char* name = builtins().by_op[size_t(op)]->name;
+  auto slot = cx.rt.globals().find(name);
+  Value fn = slot ? cx.rt.globals().get(*slot) : Value();
+  if (fn.empty()) runtime_error(loc, std::string("'") + name + "' is not defined");
+  Value args[2] = {x, y};
+  return call_value(fn, args, 2, cx, loc);
+}
+
+Outcome run(VmState& vm, rt::Context& cx, Value& result);
+
+// Releases the registers of every frame from `entry` up, and pops them (a
+// failure: the C++ exception goes on to the caller of the entry).
+void unwind(VmState& vm, size_t entry) {
+  size_t end = vm.calls[entry].base;
+  for (size_t i = entry; i < vm.calls.size(); ++i)
+    end = std::max<size_t>(end, vm.calls[i].base + vm.calls[i].proto->nregs);
+  const CallInfo& e = vm.calls[entry];
+  if (e.f_borrowed) vm.stack[e.base - 1].leak_bits();
+  for (size_t i = e.base - 1; i < end && i < vm.cap; ++i) vm.stack[i] = Value();
+  vm.calls.resize(entry);
+}
+
+// Runs code from C++: a frame for `proto` at the top of the stack, with the
+// function or block `fn` (kept alive by the caller, so the frame holds it
+// uncounted; may be null at top level) below it and the n argument values
+// (taken over) in place.
+Outcome enter(rt::Context& cx, const Proto& proto, uint32_t entry, Kind kind, const rt::Object* fn, Value* args,
+              uint32_t n, Value& result, const rt::SourceLoc& loc) {
+  rt::check_stack(loc);
+  VmState& vm = vm_of(cx);
+  if (vm.calls.size() >= kMaxDepth) too_deep(loc);
+  const uint32_t base = vm.top() + 1;
+  const size_t entry_index = vm.calls.size();
+  try {
+    vm.ensure(size_t(base) + std::max({proto.nregs, n, proto.arity}));
+  } catch (const std::bad_alloc&) {
+    too_deep(loc);
+  }
+  Value* R = vm.stack + base;
+  R[-1] = Value::from_immortal_bits(reinterpret_cast<uint64_t>(fn));  // uncounted (f_borrowed)
+  for (uint32_t i = 0; i < n; ++i) R[i] = std::move(args[i]);
+  vm.calls.push_back({&proto, proto.code.data() + entry, base, kind, true, fn != nullptr, false, {}});
+  try {
+    if (n && n != proto.arity && !adapt(R, n, proto.arity)) {
+      unwind(vm, entry_index);
+      return kind == Kind::Value ? (result = Value::undefined(), Outcome::Value) : Outcome::Unhandled;
+    }
+    return run(vm, cx, result);
+  } catch (...) {
+    unwind(vm, entry_index);
+    throw;
+  }
+}
+
+}  // namespace
+
+// ------------------------------------------------------------- the loop
+
+namespace {
+
+#if defined(__GNUC__)
+#define HUMUS_THREADED 1
+#endif
+
+// Releases a frame's registers and its function (unless borrowed).
+inline void drop_frame(Value* R, const CallInfo& ci) {
+  for (uint32_t i = 0, n = ci.proto->nregs; i < n; ++i) R[i] = Value();
+  if (ci.f_borrowed)
+    R[-1].leak_bits();
+  else
+    R[-1] = Value();
+}
+
+Outcome run(VmState& vm, rt::Context& cx, Value& result) {
+  CallInfo* ci = &vm.calls.back();
+  const Proto* P = ci->proto;
+  const Instr* pc = ci->pc;
+  Value* R = vm.stack + ci->base;
+  const Value* K = P->consts.data();
+  const std::atomic<bool>& intact = cx.rt.globals().builtins_intact();
+  Instr ins;
+
+// The running frame changed (a call, a return, a tail call): reload it.
+#define RELOAD()                     \
+  do {                               \
+    ci = &vm.calls.back();           \
+    P = ci->proto;                   \
+    R = vm.stack + ci->base;         \
+    K = P->consts.data();            \
+  } while (0)
+#define LOC() P->loc(pc - 1)
+#define JUMP(target) (pc = P->code.data() + (target))
+#define INTACT() intact.load(std::memory_order_relaxed)
+
+#if HUMUS_THREADED
+  static const void* const kLabels[] = {
+#define OP(name) &&L_##name,
+#include "interpreter/engine/opcodes.hpp"
+#undef OP
+  };
+#define NEXT()                                 \
+  do {                                         \
+    ins = *pc++;                               \
+    goto* kLabels[static_cast<size_t>(ins.op)]; \
+  } while (0)
+#define CASE(name) L_##name:
+  NEXT();
+#else
+#define NEXT() continue
+#define CASE(name) case Op::name:
+  for (;;) {
+    ins = *pc++;
+    switch (ins.op) {
+#endif
+
+  // Pushes a frame for `proto` whose registers start at R(a+1), entered at
+  // `entry`; this frame goes on after the call when the callee ends.
+#define PUSH(proto_, entry_, kind_, has_site_, site_, loc_)                                 \
+  do {                                                                                   \
+    const uint32_t nb = ci->base + ins.a + 1;                                            \
+    ci->pc = pc;                                                                         \
+    if (vm.calls.size() >= kMaxDepth) [[unlikely]]                                       \
+      too_deep(loc_);                                                                    \
+    try {                                                                                \
+      vm.ensure(size_t(nb) + (proto_)->nregs);                                           \
+    } catch (const std::bad_alloc&) {                                                    \
+      too_deep(loc_);                                                                    \
+    }                                                                                    \
+    vm.calls.push_back({(proto_), nullptr, nb, (kind_), false, false, (has_site_), (site_)}); \
+    RELOAD();                                                                            \
+    pc = P->code.data() + (entry_);                                                      \
+  } while (0)
+
+  // ---------------------------------------------------- loads and values
+  CASE(MOVE) {
+    if (ins.x & 1)
+      R[ins.a] = std::move(R[ins.b]);
+    else
+      R[ins.a] = R[ins.b];
+    NEXT();
+  }
+  CASE(LOADK) {
+    R[ins.a] = K[ins.b];
+    NEXT();
+  }
+  CASE(GETCAP) {
+    R[ins.a] = captures_of(R)[ins.b];
+    NEXT();
+  }
+  CASE(GETGLOBAL) {
+    const GlobalRef& g = P->globals[ins.b];
+    const uint64_t bits = g.cell->load(std::memory_order_acquire);
+    if (!bits) [[unlikely]]
+      runtime_error(LOC(), "'" + cx.rt.globals().name(g.slot) + "' is not defined");
+    R[ins.a] = Value::from_immortal_bits(bits);  // a global's object is immortal: no count
+    NEXT();
+  }
+  CASE(SETGLOBAL) {
+    cx.rt.globals().set(P->globals[ins.b].slot, R[ins.a]);
+    NEXT();
+  }
+  CASE(SELFFN) {
+    R[ins.a] = R[-1];
+    NEXT();
+  }
+  CASE(SIBLING) {
+    // A member of the running function's recursive group has the same
+    // captures as the running one, so it is made from them.
+    const auto* self = R[-1].as<rt::Closure>();
+    rt::Closure* c = rt::Closure::make(P->siblings[ins.b], self->count);
+    Value v = Value::adopt(c);
+    for (uint32_t i = 0; i < self->count; ++i) c->captures()[i] = self->captures()[i];
+    R[ins.a] = std::move(v);
+    NEXT();
+  }
+  CASE(SELF) {
+    if (!cx.self) [[unlikely]]
+      runtime_error(LOC(), "SELF is only defined inside an actor's behavior");
+    R[ins.a] = Value::share(cx.self);
+    NEXT();
+  }
+  CASE(NOW) {
+    R[ins.a] = rt::make_integer(cx.rt.now_ms());
+    NEXT();
+  }
+  CASE(CLOSURE) {
+    const ClosurePlan& plan = P->closures[ins.b];
+    rt::Closure* c = rt::Closure::make(plan.code, uint32_t(plan.sources.size()));
+    Value v = Value::adopt(c);
+    Value* out = c->captures();
+    for (const CaptureSource& s : plan.sources) {
+      switch (s.kind) {
+        case CaptureSource::Kind::Reg:
+          *out++ = R[s.index];
+          break;
+        case CaptureSource::Kind::Capture:
+          *out++ = captures_of(R)[s.index];
+          break;
+        case CaptureSource::Kind::SelfFn:
+          *out++ = R[-1];
+          break;
+        case CaptureSource::Kind::Sibling: {
+          const auto* self = R[-1].as<rt::Closure>();
+          rt::Closure* sib = rt::Closure::make(s.sibling, self->count);
+          *out = Value::adopt(sib);
+          for (uint32_t i = 0; i < self->count; ++i) sib->captures()[i] = self->captures()[i];
+          ++out;
+          break;
+        }
+      }
+    }
+    R[ins.a] = std::move(v);
+    NEXT();
+  }
+  CASE(GROUP) {
+    const GroupPlan& plan = P->groups[ins.b];
+    const auto n = uint32_t(plan.sources.size());
+    // All closures first, then the registers: a member may capture another's register.
+    std::vector<Value> made;
+    made.reserve(plan.members.size());
+    for (const auto& [code, reg] : plan.members) {
+      rt::Closure* c = rt::Closure::make(code, n);
+      made.push_back(Value::adopt(c));
+      for (uint32_t i = 0; i < n; ++i) {
+        const CaptureSource& s = plan.sources[i];
+        switch (s.kind) {
+          case CaptureSource::Kind::Reg:
+            c->captures()[i] = R[s.index];
+            break;
+          case CaptureSource::Kind::Capture:
+            c->captures()[i] = captures_of(R)[s.index];
+            break;
+          case CaptureSource::Kind::SelfFn:
+            c->captures()[i] = R[-1];
+            break;
+          case CaptureSource::Kind::Sibling:
+            break;  // members reach each other as siblings, never as captures
+        }
+      }
+    }
+    for (size_t m = 0; m < made.size(); ++m) R[plan.members[m].second] = std::move(made[m]);
+    NEXT();
+  }
+  CASE(BLOCK) {
+    const BlockValuePlan& plan = P->blocks[ins.b];
+    rt::BlockValue* b = rt::BlockValue::make(plan.code, uint32_t(plan.sources.size()));
+    Value v = Value::adopt(b);
+    Value* out = b->captures();
+    for (const CaptureSource& s : plan.sources) {
+      switch (s.kind) {
+        case CaptureSource::Kind::Reg:
+          *out++ = R[s.index];
+          break;
+        case CaptureSource::Kind::Capture:
+          *out++ = captures_of(R)[s.index];
+          break;
+        case CaptureSource::Kind::SelfFn:
+          *out++ = R[-1];
+          break;
+        case CaptureSource::Kind::Sibling: {
+          const auto* self = R[-1].as<rt::Closure>();
+          rt::Closure* sib = rt::Closure::make(s.sibling, self->count);
+          *out = Value::adopt(sib);
+          for (uint32_t i = 0; i < self->count; ++i) sib->captures()[i] = self->captures()[i];
+          ++out;
+          break;
+        }
+      }
+    }
+    R[ins.a] = std::move(v);
+    NEXT();
+  }
+  CASE(PAIR) {
+    Value h = (ins.x & 1) ? std::move(R[ins.b]) : Value(R[ins.b]);
+    Value t = (ins.x & 2) ? std::move(R[ins.c]) : Value(R[ins.c]);
+    R[ins.a] = rt::make_pair(std::move(h), std::move(t));
+    NEXT();
+  }
+  CASE(TUPLE) {
+    Value t = tuple_of(R + ins.b, ins.c);
+    R[ins.a] = std::move(t);
+    NEXT();
+  }
+  CASE(NEWACTOR) {
+    R[ins.a] = cx.rt.new_actor(Value());
+    NEXT();
+  }
+  CASE(NEW) {
+    if (!R[ins.b].is_function()) [[unlikely]]
+      runtime_error(LOC(), "NEW needs a function as the behavior, not " + describe(R[ins.b]));
+    Value actor = cx.rt.new_actor(R[ins.b]);
+    R[ins.a] = std::move(actor);
+    NEXT();
+  }
+  CASE(SETBEH) {
+    if (!R[ins.b].is_function()) [[unlikely]]
+      runtime_error(LOC(), "CREATE ... WITH needs a function as the behavior, not " + describe(R[ins.b]));
+    cx.rt.set_behavior(*R[ins.a].as<rt::Actor>(), R[ins.b]);
+    NEXT();
+  }
+
+  // ------------------------------------------------------------ built-ins
+#define BUILTIN2(name, fast)                                       \
+  CASE(name) {                                                     \
+    const Value& x = R[ins.b];                                     \
+    const Value& y = R[ins.c];                                     \
+    if (INTACT()) [[likely]] {                                     \
+      Value r = fast;                                              \
+      R[ins.a] = std::move(r);                                     \
+    } else {                                                       \
+      Value r = call_rebound(Op::name, x, y, cx, LOC());           \
+      RELOAD();                                                    \
+      R[ins.a] = std::move(r);                                     \
+    }                                                              \
+    NEXT();                                                        \
+  }
+#define COMPARE2(name, test)                                                      \
+  BUILTIN2(name, x.is_small() && y.is_small()                                     \
+                     ? Value::boolean(x.small_value() test y.small_value())       \
+                     : builtins().by_op[size_t(Op::name)]->fn2(x, y))
+  BUILTIN2(ADD, rt::int_add(x, y))
+  BUILTIN2(SUB, rt::int_sub(x, y))
+  BUILTIN2(MUL, rt::int_mul(x, y))
+  BUILTIN2(DIV, rt::int_div(x, y))
+  BUILTIN2(MOD, rt::int_mod(x, y))
+  COMPARE2(LESS, <)
+  COMPARE2(LESSEQ, <=)
+  COMPARE2(GREATER, >)
+  COMPARE2(GREATEREQ, >=)
+  BUILTIN2(COMPARE, x.is_small() && y.is_small()
+                        ? Value::small((x.small_value() > y.small_value()) - (x.small_value() < y.small_value()))
+                        : builtins().by_op[size_t(Op::COMPARE)]->fn2(x, y))
+  BUILTIN2(EQ, Value::boolean(equal_values(x, y)))
+  CASE(ADDI) {
+    const Value& x = R[ins.b];
+    const int64_t k = int64_t(ins.c) - 32768;
+    if (x.is_small() && INTACT()) [[likely]] {
+      const int64_t r = x.small_value() + k;
+      R[ins.a] = Value::fits_small(r) ? Value::small(r) : rt::make_integer(r);
+    } else {
+      Value r = INTACT() ? rt::int_add(x, Value::small(k)) : call_rebound(Op::ADDI, x, Value::small(k), cx, LOC());
+      RELOAD();
+      R[ins.a] = std::move(r);
+    }
+    NEXT();
+  }
+  CASE(SUBI) {
+    const Value& x = R[ins.b];
+    const int64_t k = int64_t(ins.c) - 32768;
+    if (x.is_small() && INTACT()) [[likely]] {
+      const int64_t r = x.small_value() - k;
+      R[ins.a] = Value::fits_small(r) ? Value::small(r) : rt::make_integer(r);
+    } else {
+      Value r = INTACT() ? rt::int_sub(x, Value::small(k)) : call_rebound(Op::SUBI, x, Value::small(k), cx, LOC());
+      RELOAD();
+      R[ins.a] = std::move(r);
+    }
+    NEXT();
+  }
+
+  // ---------------------------------------------------- tests and jumps
+  CASE(JMP) {
+    JUMP(ins.c);
+    NEXT();
+  }
+  CASE(JNWORD) {
+    if (R[ins.a].bits() != K[ins.b].bits()) JUMP(ins.c);
+    NEXT();
+  }
+  CASE(JNEQ) {
+    if (!equal_values(R[ins.a], R[ins.b])) JUMP(ins.c);
+    NEXT();
+  }
+  CASE(JNEQK) {
+    if (!equal_values(R[ins.a], K[ins.b])) JUMP(ins.c);
+    NEXT();
+  }
+#define JCOMPARE(name, test)                                                       \
+  CASE(name) {                                                                     \
+    const Value& x = R[ins.a];                                                     \
+    const Value& y = R[ins.b];                                                     \
+    if (x.is_small() && y.is_small() && INTACT()) [[likely]] {                     \
+      if (!(x.small_value() test y.small_value())) JUMP(ins.c);                    \
+    } else {                                                                       \
+      Value r = INTACT() ? builtins().by_op[size_t(Op::name)]->fn2(x, y)           \
+                         : call_rebound(Op::name, x, y, cx, LOC());                \
+      RELOAD();                                                                    \
+      if (!r.is_true()) JUMP(ins.c);                                               \
+    }                                                                              \
+    NEXT();                                                                        \
+  }
+  JCOMPARE(JNLESS, <)
+  JCOMPARE(JNLESSEQ, <=)
+  JCOMPARE(JNGREATER, >)
+  JCOMPARE(JNGREATEREQ, >=)
+  CASE(JNPAIR) {
+    if (!R[ins.a].is_pair()) JUMP(ins.c);
+    NEXT();
+  }
+  CASE(JNTAG) {
+    const Value& v = R[ins.a];
+    if (!v.is_pair() || v.as<rt::Pair>()->head.bits() != K[ins.b].bits()) JUMP(ins.c);
+    NEXT();
+  }
+  CASE(JNSELF) {
+    const Value& v = R[ins.a];
+    if (!(cx.self && v.is_actor() && v.object() == cx.self)) JUMP(ins.c);
+    NEXT();
+  }
+  CASE(UNPAIR) {
+    // Both halves first: writing R(b) may drop the pair itself (b == a).
+    const auto* p = R[ins.a].as<rt::Pair>();
+    Value h = p->head;
+    Value t = p->tail;
+    R[ins.b] = std::move(h);
+    R[ins.b + 1] = std::move(t);
+    NEXT();
+  }
+  CASE(LETFAIL) { runtime_error(LOC(), "LET mismatch: the value does not match the pattern"); }
+
+  // ---------------------------------------------------------------- calls
+  CASE(CALL) {
+    const Value& fn = R[ins.a];
+    if (is_humus(fn)) [[likely]] {
+      const LambdaCode& code = code_of(fn);
+      const Proto* callee = &code.proto;
+      if (code.factory_for(ins.b)) {
+        Value made = code.make_from_arguments(*fn.as<rt::Closure>(), R + ins.a + 1);
+        R[ins.a] = std::move(made);
+        NEXT();
+      }
+      if (ins.b != callee->arity) {
+        vm.ensure(size_t(ci->base) + ins.a + 1 + std::max<uint32_t>(ins.b, callee->arity));
+        R = vm.stack + ci->base;
+        if (!adapt(R + ins.a + 1, ins.b, callee->arity)) {
+          for (uint32_t i = 0, n = std::max<uint32_t>(ins.b, callee->arity); i < n; ++i) R[ins.a + 1 + i] = Value();
+          R[ins.a] = Value::undefined();  // the argument does not match the parameter
+          NEXT();
+        }
+      }
+      PUSH(callee, callee->entry_value, Kind::Value, false, rt::SourceLoc{}, code.loc);
+      NEXT();
+    }
+    Value r = call_foreign(fn, R + ins.a + 1, ins.b, cx, LOC());
+    RELOAD();
+    for (uint32_t i = 1; i <= ins.b; ++i) R[ins.a + i] = Value();
+    R[ins.a] = std::move(r);
+    NEXT();
+  }
+  CASE(TAILCALL) {
+    const Value& fn = R[ins.a];
+    if (fn.bits() == R[-1].bits() && ins.b == P->arity) [[likely]] {
+      // A call of the running function itself: the arguments become the
+      // parameters, and the body starts again in the same frame.
+      for (uint32_t i = 0; i < ins.b; ++i) R[i] = std::move(R[ins.a + 1 + i]);
+      R[ins.a] = Value();
+      pc = P->code.data() + P->entry_value;
+      NEXT();
+    }
+    if (is_humus(fn)) {
+      const LambdaCode& code = code_of(fn);
+      const Proto* callee = &code.proto;
+      if (code.factory_for(ins.b)) {
+        result = code.make_from_arguments(*fn.as<rt::Closure>(), R + ins.a + 1);
+        goto do_return;
+      }
+      const uint32_t n = callee->arity;
+      vm.ensure(size_t(ci->base) + std::max<size_t>(size_t(ins.a) + 1 + std::max<uint32_t>(ins.b, n), callee->nregs));
+      R = vm.stack + ci->base;
+      if (ins.b != n && !adapt(R + ins.a + 1, ins.b, n)) {
+        result = Value::undefined();
+        goto do_return;
+      }
+      // The callee replaces this frame: it goes below R(0), its arguments
+      // into R(0..n); what else the frame held is released.
+      Value f = std::move(R[ins.a]);
+      if (ci->f_borrowed) {
+        R[-1].leak_bits();
+        ci->f_borrowed = false;
+      }
+      R[-1] = std::move(f);
+      for (uint32_t i = 0; i < n; ++i) R[i] = std::move(R[ins.a + 1 + i]);
+      for (uint32_t i = n, end = std::max(P->nregs, uint32_t(ins.a) + 1 + n); i < end; ++i) R[i] = Value();
+      ci->proto = P = callee;
+      K = P->consts.data();
+      pc = P->code.data() + P->entry_value;
+      NEXT();
+    }
+    result = call_foreign(fn, R + ins.a + 1, ins.b, cx, LOC());
+    RELOAD();
+    goto do_return;
+  }
+  CASE(CALLST) {
+    const Value& fn = R[ins.a];
+    const bool keep = (ins.x & 1) && ci->has_site;
+    if (is_humus(fn)) [[likely]] {
+      const LambdaCode& code = code_of(fn);
+      const Proto* callee = &code.proto;
+      if (ins.b != callee->arity) {
+        vm.ensure(size_t(ci->base) + ins.a + 1 + std::max<uint32_t>(ins.b, callee->arity));
+        R = vm.stack + ci->base;
+        if (!adapt(R + ins.a + 1, ins.b, callee->arity)) {
+          for (uint32_t i = 0, n = std::max<uint32_t>(ins.b, callee->arity); i < n; ++i) R[ins.a + 1 + i] = Value();
+          R[ins.a] = Value();
+          NEXT();
+        }
+      }
+      const rt::SourceLoc site = keep ? ci->site : LOC();
+      PUSH(callee, callee->entry_stmt, Kind::Stmt, true, site, code.loc);
+      NEXT();
+    }
+    Value r = call_foreign(fn, R + ins.a + 1, ins.b, cx, LOC());
+    RELOAD();
+    for (uint32_t i = 1; i <= ins.b; ++i) R[ins.a + i] = Value();
+    R[ins.a] = std::move(r);
+    goto do_exec;
+  }
+  CASE(TAILCALLST) {
+    const Value& fn = R[ins.a];
+    if (is_humus(fn)) [[likely]] {
+      const Proto* callee = &code_of(fn).proto;
+      const uint32_t n = callee->arity;
+      vm.ensure(size_t(ci->base) + std::max<size_t>(size_t(ins.a) + 1 + std::max<uint32_t>(ins.b, n), callee->nregs));
+      R = vm.stack + ci->base;
+      if (ins.b != n && !adapt(R + ins.a + 1, ins.b, n)) goto do_end;
+      if (!((ins.x & 1) && ci->has_site)) {
+        ci->site = LOC();
+        ci->has_site = true;
+      }
+      Value f = std::move(R[ins.a]);
+      if (ci->f_borrowed) {
+        R[-1].leak_bits();
+        ci->f_borrowed = false;
+      }
+      R[-1] = std::move(f);
+      for (uint32_t i = 0; i < n; ++i) R[i] = std::move(R[ins.a + 1 + i]);
+      for (uint32_t i = n, end = std::max(P->nregs, uint32_t(ins.a) + 1 + n); i < end; ++i) R[i] = Value();
+      ci->kind = Kind::Stmt;
+      ci->proto = P = callee;
+      K = P->consts.data();
+      pc = P->code.data() + P->entry_stmt;
+      NEXT();
+    }
+    Value r = call_foreign(fn, R + ins.a + 1, ins.b, cx, LOC());
+    RELOAD();
+    for (uint32_t i = 1; i <= ins.b; ++i) R[ins.a + i] = Value();
+    R[ins.a] = std::move(r);
+    goto do_tailexec;
+  }
+  CASE(BECOMEF) {
+    const Value& fn = R[ins.a];
+    if (is_humus(fn)) {
+      const LambdaCode& code = code_of(fn);
+      if (code.factory_for(ins.b) && code.factory_sources.size() <= rt::Effects::kPendingMax) {
+        if (!cx.self)
+          runtime_error(LOC(), "BECOME can only be used inside an actor's behavior, not at top level");
+        rt::Effects& fx = cx.fx;
+        if (fx.has_become()) runtime_error(LOC(), "a second BECOME in one message-event");
+        code.capture_arguments(*fn.as<rt::Closure>(), R + ins.a + 1, fx.pending);
+        fx.pending_count = uint32_t(code.factory_sources.size());
+        fx.pending_code = code.factory;
+        R[ins.a] = Value();
+        pc += 2;  // past the CALL and the BECOME that would make the closure
+      }
+    }
+    NEXT();
+  }
+
+  // ----------------------------------------------------------------- ends
+  CASE(RET) {
+    result = std::move(R[ins.a]);
+    goto do_return;
+  }
+  CASE(RETK) {
+    result = K[ins.b];
+    goto do_return;
+  }
+  CASE(END) { goto do_end; }
+  CASE(UNHANDLED) {
+    drop_frame(R, *ci);
+    vm.calls.pop_back();
+    return Outcome::Unhandled;  // only a behavior's code, always an entry frame
+  }
+  CASE(EXEC) { goto do_exec; }
+  CASE(TAILEXEC) { goto do_tailexec; }
+  CASE(BEHEXEC) {
+    const Value& v = R[ins.a];
+    if (v.is_undefined()) {
+      drop_frame(R, *ci);
+      vm.calls.pop_back();
+      return Outcome::Unhandled;
+    }
+    if (!v.is_block()) [[unlikely]]
+      runtime_error(LOC(), "a behavior must give a block or ?, not " + describe(v));
+    goto do_tailexec;
+  }
+
+  // -------------------------------------------------------------- effects
+  CASE(SEND) {
+    const Value& target = R[ins.b];
+    if (!target.is_actor()) [[unlikely]]
+      runtime_error(LOC(), "SEND ... TO needs an actor, not " + describe(target));
+    cx.fx.send(target.as<rt::Actor>(), (ins.x & 1) ? std::move(R[ins.a]) : Value(R[ins.a]));
+    NEXT();
+  }
+  CASE(AFTER) {
+    const Value& delay = R[ins.a];
+    if (!delay.is_small() || delay.small_value() < 0) [[unlikely]]
+      runtime_error(LOC(), "AFTER needs a delay in milliseconds (an integer >= 0), not " + describe(delay));
+    if (!R[ins.c].is_actor()) [[unlikely]]
+      runtime_error(LOC(), "AFTER ... SEND ... TO needs an actor, not " + describe(R[ins.c]));
+    cx.fx.delay(delay.small_value(), R[ins.c], R[ins.b]);
+    NEXT();
+  }
+  CASE(BECOME) {
+    if (!cx.self) [[unlikely]]
+      runtime_error(LOC(), "BECOME can only be used inside an actor's behavior, not at top level");
+    if (!R[ins.a].is_function()) [[unlikely]]
+      runtime_error(LOC(), "BECOME needs a function as the behavior, not " + describe(R[ins.a]));
+    if (cx.fx.has_become()) [[unlikely]]
+      runtime_error(LOC(), "a second BECOME in one message-event");
+    cx.fx.become = std::move(R[ins.a]);
+    NEXT();
+  }
+  CASE(THROW) {
+    Value v = R[ins.a];
+    std::string text = "THROW " + describe(v);
+    throw rt::EventError{LOC(), std::move(text), std::move(v)};
+  }
+
+#if !HUMUS_THREADED
+    }  // switch
+  }    // for
+#endif
+
+  // ------------------------------------------------ shared ends of frames
+do_return:  // a value frame ends with `result`
+  drop_frame(R, *ci);
+  if (ci->entry) {
+    vm.calls.pop_back();
+    return Outcome::Value;
+  }
+  {
+    Value* slot = R - 1;  // the caller's R(a), where the callee was
+    vm.calls.pop_back();
+    RELOAD();
+    pc = ci->pc;
+    *slot = std::move(result);
+  }
+  NEXT();
+
+do_end:  // statement code ends
+  drop_frame(R, *ci);
+  if (ci->entry) {
+    vm.calls.pop_back();
+    return Outcome::Done;
+  }
+  vm.calls.pop_back();
+  RELOAD();
+  pc = ci->pc;
+  NEXT();
+
+do_exec:  // run R(a) as a statement, then go on here
+{
+  const Value& v = R[ins.a];
+  if (v.is_block()) {
+    const auto* block = static_cast<const BlockCodeImpl*>(v.as<rt::BlockValue>()->code);
+    const Proto* bp = &block->proto;
+    PUSH(bp, bp->entry_stmt, Kind::Stmt, false, rt::SourceLoc{}, block->loc);
+    NEXT();
+  }
+  if (!v.is_undefined()) [[unlikely]]
+    runtime_error((ins.x & 1) && ci->has_site ? ci->site : LOC(),
+                  "a statement must give a block or ?, not " + describe(v));
+  NEXT();
+}
+
+do_tailexec:  // run R(a) as a statement in place of this frame
+{
+  const Value& v = R[ins.a];
+  if (v.is_block()) {
+    const Proto* bp = &static_cast<const BlockCodeImpl*>(v.as<rt::BlockValue>()->code)->proto;
+    vm.ensure(size_t(ci->base) + std::max(bp->nregs, P->nregs));
+    R = vm.stack + ci->base;
+    Value blk = std::move(R[ins.a]);
+    for (uint32_t i = 0; i < P->nregs; ++i) R[i] = Value();
+    if (ci->f_borrowed) {
+      R[-1].leak_bits();
+      ci->f_borrowed = false;
+    }
+    R[-1] = std::move(blk);
+    ci->kind = Kind::Stmt;
+    ci->proto = P = bp;
+    K = P->consts.data();
+    pc = P->code.data() + P->entry_stmt;
+    NEXT();
+  }
+  if (!v.is_undefined()) [[unlikely]]
+    runtime_error((ins.x & 1) && ci->has_site ? ci->site : LOC(),
+                  "a statement must give a block or ?, not " + describe(v));
+  goto do_end;
+}
+
+#undef RELOAD
+#undef LOC
+#undef JUMP
+#undef INTACT
+#undef NEXT
+#undef CASE
+#undef PUSH
+#undef BUILTIN2
+#undef COMPARE2
+#undef JCOMPARE
+}
+
+}  // namespace
+
+// ---------------------------------------------------------- entry points
+
+Value call_value(const Value& fn, Value* args, uint32_t n, rt::Context& cx, const rt::SourceLoc& loc) {
+  if (!is_humus(fn)) return call_foreign(fn, args, n, cx, loc);
+  const LambdaCode& code = code_of(fn);
+  if (code.factory_for(n)) return code.make_from_arguments(*fn.as<rt::Closure>(), args);
+  Value result;
+  enter(cx, code.proto, code.proto.entry_value, Kind::Value, fn.object(), args, n, result, code.loc);
+  return result;
+}
+
+Value apply_function(const Value& fn, const Value& arg, rt::Context& cx, const rt::SourceLoc& loc) {
+  Value a = arg;
+  return call_value(fn, &a, 1, cx, loc);
+}
+
+Value LambdaCode::apply(const rt::Closure& self, const Value& arg, rt::Context& cx) const {
+  Value a = arg;
+  if (factory_for(1)) return make_from_arguments(self, &a);
+  Value result;
+  enter(cx, proto, proto.entry_value, Kind::Value, &self, &a, 1, result, loc);
+  return result;
+}
+
+bool LambdaCode::run_behavior(const rt::Closure& self, const Value& msg, rt::Context& cx) const {
+  // The actor holds its behavior for the whole event: the frame borrows it.
+  Value m = msg;
+  Value result;
+  return enter(cx, proto, proto.entry_behavior, Kind::Stmt, &self, &m, 1, result, loc) != Outcome::Unhandled;
+}
+
+void run_statement_value(Value v, const rt::SourceLoc& loc, rt::Context& cx) {
+  if (v.is_block()) {
+    const Proto& p = static_cast<const BlockCodeImpl*>(v.as<rt::BlockValue>()->code)->proto;
+    Value result;
+    enter(cx, p, p.entry_stmt, Kind::Stmt, v.object(), nullptr, 0, result, loc);
+    return;
+  }
+  if (!v.is_undefined()) runtime_error(loc, "a statement must give a block or ?, not " + describe(v));
+}
+
+Value run_top(const Proto& proto, uint32_t entry, rt::Context& cx) {
+  Value result;
+  enter(cx, proto, entry, entry == proto.entry_value ? Kind::Value : Kind::Stmt, nullptr, nullptr, 0, result,
+        rt::SourceLoc{proto.file, 0, 0});
+  return result;
+}
+
+// ------------------------------------------------------------- factories
+
+void LambdaCode::capture_arguments(const rt::Closure& self, Value* args, Value* out) const {
+  for (const FactorySource& src : factory_sources) {
+    switch (src.kind) {
+      case FactorySource::Kind::Arg:
+        *out++ = std::move(args[src.index]);  // each argument is captured once at most
+        break;
+      case FactorySource::Kind::Capture:
+        *out++ = self.captures()[src.index];
+        break;
+      case FactorySource::Kind::SelfFn:
+        *out++ = Value::share(const_cast<rt::Closure*>(&self));
+        break;
+    }
+  }
+  for (uint32_t i = 0; i < proto.arity; ++i) args[i] = Value();
+}
+
+Value LambdaCode::make_from_arguments(const rt::Closure& self, Value* args) const {
+  rt::Closure* c = rt::Closure::make(factory, uint32_t(factory_sources.size()));
+  Value result = Value::adopt(c);
+  capture_arguments(self, args, c->captures());
+  return result;
+}
+
+}  // namespace humus::interp
