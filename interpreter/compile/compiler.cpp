@@ -130,6 +130,7 @@ struct Binders {
 };
 
 using Labels = std::vector<uint32_t>;  // instructions whose jump target is still to be set
+constexpr uint32_t kNoReg = UINT32_MAX - 1;  // setup_call: no preferred register
 
 // The built-ins computed in place, by global name (two arguments).
 const std::unordered_map<std::string_view, Op>& fast_ops() {
@@ -203,7 +204,8 @@ class Compiler {
   struct CallSetup {
     uint32_t a, n;
   };
-  CallSetup setup_call(Fn& fn, const ast::Expr& e, bool moves, uint32_t prefer);
+  CallSetup setup_call(Fn& fn, const ast::Expr& e, bool moves, uint32_t prefer, uint32_t* global = nullptr,
+                       uint8_t* in_place = nullptr);
   bool builtin_call(Fn& fn, const ast::Expr& e, uint32_t dst);
 
   // ---- tails, statements and blocks
@@ -564,11 +566,12 @@ void Compiler::match(Fn& fn, const ast::Pattern& p, uint32_t src, bool owned, La
   for (uint32_t i = 0; i + 1 < n; ++i) {
     const ast::Pattern& part = *p.elements[i];
     const bool tagged = part.kind == ast::PatternKind::Const && !unpinned_constant(part.constant).is_object();
-    if (tagged)
+    if (tagged) {
       fails.push_back(emit(fn, Op::JNTAG, part.loc, cur, constant_index(fn, unpinned_constant(part.constant))));
-    else
-      fails.push_back(emit(fn, Op::JNPAIR, part.loc, cur));
-    emit(fn, Op::UNPAIR, part.loc, cur, r + i);
+      emit(fn, Op::UNPAIR, part.loc, cur, r + i);
+    } else {
+      fails.push_back(emit(fn, Op::UNPAIRJ, part.loc, cur, r + i));
+    }
     if (!tagged) match(fn, part, r + i, true, fails, b);
     cur = r + i + 1;
   }
@@ -762,7 +765,15 @@ bool Compiler::builtin_call(Fn& fn, const ast::Expr& e, uint32_t dst) {
 // (a value's destination). `moves`: the frame ends with the call, so a
 // variable read once in the whole call moves into its argument (nothing
 // reads it after).
-Compiler::CallSetup Compiler::setup_call(Fn& fn, const ast::Expr& e, bool moves, uint32_t prefer) {
+// `global`, when given: a callee that is a global is not loaded; its index
+// + 1 is stored there (0: the callee is in R(a)). `in_place`, when given (a
+// call in tail position of a function's value code): argument i may go
+// straight into this frame's register i, the parameter it replaces in a
+// call of the function itself (bit i), when no later argument reads that
+// register; a parameter passed on unchanged is not even moved. TAILCALL
+// then finds it there, whoever the callee turns out to be.
+Compiler::CallSetup Compiler::setup_call(Fn& fn, const ast::Expr& e, bool moves, uint32_t prefer, uint32_t* global,
+                                         uint8_t* in_place) {
   std::vector<const ast::Expr*> args;
   if (e.argument && e.argument->kind == ast::ExprKind::Tuple && e.argument->elements.size() >= 2 &&
       e.argument->elements.size() <= kMaxSpread) {
@@ -773,23 +784,58 @@ Compiler::CallSetup Compiler::setup_call(Fn& fn, const ast::Expr& e, bool moves,
   const auto n = uint32_t(args.empty() ? 1 : args.size());
   const uint32_t a = prefer + 1 == fn.top ? prefer : alloc(fn, 1, e.loc);
   alloc(fn, n, e.loc);
+
+  // Which arguments may be written over their parameter: none of the later
+  // arguments reads that register (resolved by name, so aliases count too).
+  uint8_t direct = 0;
+  if (in_place && fn.code && !args.empty()) {
+    auto saved = std::move(fn.reads);
+    fn.reads.clear();
+    std::vector<std::set<uint32_t>> later(args.size() + 1);  // registers read by args i.. (suffix)
+    for (size_t i = args.size(); i-- > 0;) {
+      later[i] = later[i + 1];
+      for (const auto& name : free_names(*args[i])) {
+        Resolved r = resolve(fn, name);
+        if (r.kind == Resolved::Kind::Reg) later[i].insert(r.index);
+      }
+    }
+    fn.reads = std::move(saved);
+    for (uint32_t i = 0; i < args.size() && i < fn.proto->arity; ++i)
+      if (!later[i + 1].count(i)) direct |= uint8_t(1u << i);
+  }
+  if (in_place) *in_place = 0;
+
   std::vector<uint32_t> reads;
   fn.reads.push_back(&reads);
-  expr(fn, *e.callee, a);
+  if (global) *global = 0;
+  if (global && e.callee->kind == ast::ExprKind::Var && resolve(fn, e.callee->name).kind == Resolved::Kind::Global)
+    *global = global_index(fn, e.callee->name) + 1;
+  else
+    expr(fn, *e.callee, a);
   std::vector<std::pair<uint32_t, uint32_t>> var_moves;  // (instruction, source register)
   if (args.empty()) {
     emit(fn, Op::LOADK, e.loc, a + 1, constant_index(fn, Value::nil()));
   } else {
     for (uint32_t i = 0; i < args.size(); ++i) {
       const ast::Expr& x = *args[i];
-      if (x.kind == ast::ExprKind::Var) {
+      if (in_place && fn.code && i < fn.proto->arity && x.kind == ast::ExprKind::Var) {
         Resolved r = resolve(fn, x.name);
-        if (r.kind == Resolved::Kind::Reg) {
-          var_moves.emplace_back(emit(fn, Op::MOVE, x.loc, a + 1 + i, r.index), r.index);
+        if (r.kind == Resolved::Kind::Reg && r.index == i) {  // passed on unchanged: already there
+          *in_place |= uint8_t(1u << i);
           continue;
         }
       }
-      expr(fn, x, a + 1 + i);
+      const bool here = (direct >> i) & 1;
+      const uint32_t dst = here ? i : a + 1 + i;
+      if (here) *in_place |= uint8_t(1u << i);
+      if (x.kind == ast::ExprKind::Var) {
+        Resolved r = resolve(fn, x.name);
+        if (r.kind == Resolved::Kind::Reg) {
+          if (r.index != dst) var_moves.emplace_back(emit(fn, Op::MOVE, x.loc, dst, r.index), r.index);
+          continue;
+        }
+      }
+      expr(fn, x, dst);
     }
   }
   fn.reads.pop_back();
@@ -816,14 +862,18 @@ void Compiler::call(Fn& fn, const ast::Expr& e, CallAs how, uint32_t dst, uint8_
     fn.top = t;
   }
   const bool ends = how == CallAs::Tail || how == CallAs::StmtTail;
-  auto [a, n] = setup_call(fn, e, ends, how == CallAs::Value ? dst : UINT32_MAX - 1);
+  const bool direct = how == CallAs::Value || how == CallAs::Tail;
+  uint32_t global = 0;
+  uint8_t same = 0;
+  auto [a, n] = setup_call(fn, e, ends, how == CallAs::Value ? dst : kNoReg, direct ? &global : nullptr,
+                           how == CallAs::Tail ? &same : nullptr);
   switch (how) {
     case CallAs::Value:
-      emit(fn, Op::CALL, e.loc, a, n);
+      emit(fn, Op::CALL, e.loc, a, n, global);
       if (a != dst) emit(fn, Op::MOVE, e.loc, dst, a, 1);
       return;
     case CallAs::Tail:
-      emit(fn, Op::TAILCALL, e.loc, a, n);
+      emit(fn, Op::TAILCALL, e.loc, a, n, global, same);
       return;
     case CallAs::Stmt:
       emit(fn, Op::CALLST, e.loc, a, n, 0, site);
@@ -1096,7 +1146,7 @@ bool Compiler::effect(Fn& fn, const ast::Stmt& s, bool is_tail) {
         // BECOME f(args): a behavior factory's captures go pending (vm.cpp,
         // BECOMEF, which then skips the CALL and the BECOME); anything else
         // is called, and its result becomes the behavior.
-        auto [a, n] = setup_call(fn, v, false, UINT32_MAX - 1);
+        auto [a, n] = setup_call(fn, v, false, kNoReg);
         emit(fn, Op::BECOMEF, s.loc, a, n);
         emit(fn, Op::CALL, v.loc, a, n);
         emit(fn, Op::BECOME, s.loc, a);

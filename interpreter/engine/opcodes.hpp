@@ -57,12 +57,16 @@ OP(JNPAIR)     // unless R(a) is a pair
 OP(JNTAG)      // unless R(a) is a pair whose head is the one-word literal K(b)
 OP(JNSELF)     // unless R(a) is the actor whose behavior runs
 OP(UNPAIR)     // R(b) = head of R(a), R(b+1) = its tail (R(a) is a pair; b may be a)
+OP(UNPAIRJ)    // the same, jumping to c instead when R(a) is not a pair
 OP(LETFAIL)    // "LET mismatch": the event fails
 
 // ---- calls: the callee is R(a), its b argument values R(a+1 .. a+b) (b = 1:
-// one argument; b >= 2: f(x1, ..., xb), passed spread)
+// one argument; b >= 2: f(x1, ..., xb), passed spread). For CALL and
+// TAILCALL, c > 0 names the callee instead: global G(c-1).
 OP(CALL)       // R(a) = the result
 OP(TAILCALL)   // the result is this function's result (the frame is reused)
+               //   x: argument i is this function's parameter i unchanged (bit i):
+               //   its register R(a+1+i) was left empty
 OP(CALLST)     // run the callee's body as a statement          x: 1 = keep the frame's site
 OP(TAILCALLST) // the same, as this statement code's last word  x: 1 = keep the frame's site
 OP(BECOMEF)    // BECOME of a behavior factory's call: the captures go pending and

@@ -271,6 +271,103 @@ inline void drop_frame(Value* R, const CallInfo& ci) {
     R[-1] = Value();
 }
 
+// A member of the running function's recursive group: it has the same
+// captures as the running one, so it is made from them.
+Value make_sibling(const LambdaCode* code, Value* R) {
+  const auto* self = R[-1].as<rt::Closure>();
+  rt::Closure* c = rt::Closure::make(code, self->count);
+  Value v = Value::adopt(c);
+  for (uint32_t i = 0; i < self->count; ++i) c->captures()[i] = self->captures()[i];
+  return v;
+}
+
+// Handlers of the loop below may not hold objects with destructors across
+// their dispatch (a computed goto leaves a scope without running them):
+// what needs one is done in a function of its own, like these.
+
+// A Value given up by a register (x: move) or copied from it.
+inline Value take(Value& r, bool move) { return move ? std::move(r) : Value(r); }
+
+// R(b) = head of R(a), R(b+1) = its tail. Both halves are read first:
+// writing R(b) may drop the pair itself (b == a).
+inline void unpair(Value* R, uint32_t a, uint32_t b) {
+  const auto* p = R[a].as<rt::Pair>();
+  Value h = p->head;
+  Value t = p->tail;
+  R[b] = std::move(h);
+  R[b + 1] = std::move(t);
+}
+
+// A result computed by code that may have entered the VM again (so the
+// stack may have moved): stored through the frame, not a stale pointer.
+inline void slow_to(VmState& vm, uint32_t a, Value v) { vm.stack[vm.calls.back().base + a] = std::move(v); }
+
+// A captured value, from the frame that makes a closure or block.
+Value capture(const CaptureSource& s, Value* R) {
+  switch (s.kind) {
+    case CaptureSource::Kind::Reg:
+      return R[s.index];
+    case CaptureSource::Kind::Capture:
+      return captures_of(R)[s.index];
+    case CaptureSource::Kind::SelfFn:
+      return R[-1];
+    case CaptureSource::Kind::Sibling:
+      break;
+  }
+  return make_sibling(s.sibling, R);
+}
+
+Value make_closure(const ClosurePlan& plan, Value* R) {
+  rt::Closure* c = rt::Closure::make(plan.code, uint32_t(plan.sources.size()));
+  Value v = Value::adopt(c);
+  for (size_t i = 0; i < plan.sources.size(); ++i) c->captures()[i] = capture(plan.sources[i], R);
+  return v;
+}
+
+Value make_block(const BlockValuePlan& plan, Value* R) {
+  rt::BlockValue* b = rt::BlockValue::make(plan.code, uint32_t(plan.sources.size()));
+  Value v = Value::adopt(b);
+  for (size_t i = 0; i < plan.sources.size(); ++i) b->captures()[i] = capture(plan.sources[i], R);
+  return v;
+}
+
+// GROUP: the closures of a recursive group, all made before any register
+// is written (a member may capture another's register).
+void make_group(const GroupPlan& plan, Value* R) {
+  const auto n = uint32_t(plan.sources.size());
+  std::vector<Value> made;
+  made.reserve(plan.members.size());
+  for (const auto& [code, reg] : plan.members) {
+    rt::Closure* c = rt::Closure::make(code, n);
+    made.push_back(Value::adopt(c));
+    for (uint32_t i = 0; i < n; ++i) {
+      const CaptureSource& s = plan.sources[i];
+      switch (s.kind) {
+        case CaptureSource::Kind::Reg:
+          c->captures()[i] = R[s.index];
+          break;
+        case CaptureSource::Kind::Capture:
+          c->captures()[i] = captures_of(R)[s.index];
+          break;
+        case CaptureSource::Kind::SelfFn:
+          c->captures()[i] = R[-1];
+          break;
+        case CaptureSource::Kind::Sibling:
+          break;  // members reach each other as siblings, never as captures
+      }
+    }
+  }
+  for (size_t m = 0; m < made.size(); ++m) R[plan.members[m].second] = std::move(made[m]);
+}
+
+// `$less(x, y) = TRUE` and its kin when x or y is not a small integer, or
+// the built-in's global is bound to something else.
+[[gnu::noinline]] bool compare_slow(Op op, const Value& x, const Value& y, bool intact, rt::Context& cx,
+                                    const rt::SourceLoc& loc) {
+  Value r = intact ? builtins().by_op[size_t(op)]->fn2(x, y) : call_rebound(op, x, y, cx, loc);
+  return r.is_true();
+}
+
 Outcome run(VmState& vm, rt::Context& cx, Value& result) {
   CallInfo* ci = &vm.calls.back();
   const Proto* P = ci->proto;
@@ -364,13 +461,7 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
     NEXT();
   }
   CASE(SIBLING) {
-    // A member of the running function's recursive group has the same
-    // captures as the running one, so it is made from them.
-    const auto* self = R[-1].as<rt::Closure>();
-    rt::Closure* c = rt::Closure::make(P->siblings[ins.b], self->count);
-    Value v = Value::adopt(c);
-    for (uint32_t i = 0; i < self->count; ++i) c->captures()[i] = self->captures()[i];
-    R[ins.a] = std::move(v);
+    R[ins.a] = make_sibling(P->siblings[ins.b], R);
     NEXT();
   }
   CASE(SELF) {
@@ -384,101 +475,23 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
     NEXT();
   }
   CASE(CLOSURE) {
-    const ClosurePlan& plan = P->closures[ins.b];
-    rt::Closure* c = rt::Closure::make(plan.code, uint32_t(plan.sources.size()));
-    Value v = Value::adopt(c);
-    Value* out = c->captures();
-    for (const CaptureSource& s : plan.sources) {
-      switch (s.kind) {
-        case CaptureSource::Kind::Reg:
-          *out++ = R[s.index];
-          break;
-        case CaptureSource::Kind::Capture:
-          *out++ = captures_of(R)[s.index];
-          break;
-        case CaptureSource::Kind::SelfFn:
-          *out++ = R[-1];
-          break;
-        case CaptureSource::Kind::Sibling: {
-          const auto* self = R[-1].as<rt::Closure>();
-          rt::Closure* sib = rt::Closure::make(s.sibling, self->count);
-          *out = Value::adopt(sib);
-          for (uint32_t i = 0; i < self->count; ++i) sib->captures()[i] = self->captures()[i];
-          ++out;
-          break;
-        }
-      }
-    }
-    R[ins.a] = std::move(v);
+    R[ins.a] = make_closure(P->closures[ins.b], R);
     NEXT();
   }
   CASE(GROUP) {
-    const GroupPlan& plan = P->groups[ins.b];
-    const auto n = uint32_t(plan.sources.size());
-    // All closures first, then the registers: a member may capture another's register.
-    std::vector<Value> made;
-    made.reserve(plan.members.size());
-    for (const auto& [code, reg] : plan.members) {
-      rt::Closure* c = rt::Closure::make(code, n);
-      made.push_back(Value::adopt(c));
-      for (uint32_t i = 0; i < n; ++i) {
-        const CaptureSource& s = plan.sources[i];
-        switch (s.kind) {
-          case CaptureSource::Kind::Reg:
-            c->captures()[i] = R[s.index];
-            break;
-          case CaptureSource::Kind::Capture:
-            c->captures()[i] = captures_of(R)[s.index];
-            break;
-          case CaptureSource::Kind::SelfFn:
-            c->captures()[i] = R[-1];
-            break;
-          case CaptureSource::Kind::Sibling:
-            break;  // members reach each other as siblings, never as captures
-        }
-      }
-    }
-    for (size_t m = 0; m < made.size(); ++m) R[plan.members[m].second] = std::move(made[m]);
+    make_group(P->groups[ins.b], R);
     NEXT();
   }
   CASE(BLOCK) {
-    const BlockValuePlan& plan = P->blocks[ins.b];
-    rt::BlockValue* b = rt::BlockValue::make(plan.code, uint32_t(plan.sources.size()));
-    Value v = Value::adopt(b);
-    Value* out = b->captures();
-    for (const CaptureSource& s : plan.sources) {
-      switch (s.kind) {
-        case CaptureSource::Kind::Reg:
-          *out++ = R[s.index];
-          break;
-        case CaptureSource::Kind::Capture:
-          *out++ = captures_of(R)[s.index];
-          break;
-        case CaptureSource::Kind::SelfFn:
-          *out++ = R[-1];
-          break;
-        case CaptureSource::Kind::Sibling: {
-          const auto* self = R[-1].as<rt::Closure>();
-          rt::Closure* sib = rt::Closure::make(s.sibling, self->count);
-          *out = Value::adopt(sib);
-          for (uint32_t i = 0; i < self->count; ++i) sib->captures()[i] = self->captures()[i];
-          ++out;
-          break;
-        }
-      }
-    }
-    R[ins.a] = std::move(v);
+    R[ins.a] = make_block(P->blocks[ins.b], R);
     NEXT();
   }
   CASE(PAIR) {
-    Value h = (ins.x & 1) ? std::move(R[ins.b]) : Value(R[ins.b]);
-    Value t = (ins.x & 2) ? std::move(R[ins.c]) : Value(R[ins.c]);
-    R[ins.a] = rt::make_pair(std::move(h), std::move(t));
+    R[ins.a] = rt::make_pair(take(R[ins.b], ins.x & 1), take(R[ins.c], ins.x & 2));
     NEXT();
   }
   CASE(TUPLE) {
-    Value t = tuple_of(R + ins.b, ins.c);
-    R[ins.a] = std::move(t);
+    R[ins.a] = tuple_of(R + ins.b, ins.c);
     NEXT();
   }
   CASE(NEWACTOR) {
@@ -488,8 +501,7 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
   CASE(NEW) {
     if (!R[ins.b].is_function()) [[unlikely]]
       runtime_error(LOC(), "NEW needs a function as the behavior, not " + describe(R[ins.b]));
-    Value actor = cx.rt.new_actor(R[ins.b]);
-    R[ins.a] = std::move(actor);
+    R[ins.a] = cx.rt.new_actor(R[ins.b]);
     NEXT();
   }
   CASE(SETBEH) {
@@ -505,12 +517,10 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
     const Value& x = R[ins.b];                                     \
     const Value& y = R[ins.c];                                     \
     if (INTACT()) [[likely]] {                                     \
-      Value r = fast;                                              \
-      R[ins.a] = std::move(r);                                     \
+      R[ins.a] = fast;                                             \
     } else {                                                       \
-      Value r = call_rebound(Op::name, x, y, cx, LOC());           \
+      slow_to(vm, ins.a, call_rebound(Op::name, x, y, cx, LOC())); \
       RELOAD();                                                    \
-      R[ins.a] = std::move(r);                                     \
     }                                                              \
     NEXT();                                                        \
   }
@@ -538,9 +548,9 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
       const int64_t r = x.small_value() + k;
       R[ins.a] = Value::fits_small(r) ? Value::small(r) : rt::make_integer(r);
     } else {
-      Value r = INTACT() ? rt::int_add(x, Value::small(k)) : call_rebound(Op::ADDI, x, Value::small(k), cx, LOC());
+      slow_to(vm, ins.a,
+              INTACT() ? rt::int_add(x, Value::small(k)) : call_rebound(Op::ADDI, x, Value::small(k), cx, LOC()));
       RELOAD();
-      R[ins.a] = std::move(r);
     }
     NEXT();
   }
@@ -551,9 +561,9 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
       const int64_t r = x.small_value() - k;
       R[ins.a] = Value::fits_small(r) ? Value::small(r) : rt::make_integer(r);
     } else {
-      Value r = INTACT() ? rt::int_sub(x, Value::small(k)) : call_rebound(Op::SUBI, x, Value::small(k), cx, LOC());
+      slow_to(vm, ins.a,
+              INTACT() ? rt::int_sub(x, Value::small(k)) : call_rebound(Op::SUBI, x, Value::small(k), cx, LOC()));
       RELOAD();
-      R[ins.a] = std::move(r);
     }
     NEXT();
   }
@@ -582,10 +592,9 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
     if (x.is_small() && y.is_small() && INTACT()) [[likely]] {                     \
       if (!(x.small_value() test y.small_value())) JUMP(ins.c);                    \
     } else {                                                                       \
-      Value r = INTACT() ? builtins().by_op[size_t(Op::name)]->fn2(x, y)           \
-                         : call_rebound(Op::name, x, y, cx, LOC());                \
+      const bool holds = compare_slow(Op::name, x, y, INTACT(), cx, LOC());        \
       RELOAD();                                                                    \
-      if (!r.is_true()) JUMP(ins.c);                                               \
+      if (!holds) JUMP(ins.c);                                                     \
     }                                                                              \
     NEXT();                                                                        \
   }
@@ -607,26 +616,35 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
     if (!(cx.self && v.is_actor() && v.object() == cx.self)) JUMP(ins.c);
     NEXT();
   }
+  CASE(UNPAIRJ) {
+    if (!R[ins.a].is_pair()) {
+      JUMP(ins.c);
+      NEXT();
+    }
+    goto unpair;
+  }
   CASE(UNPAIR) {
-    // Both halves first: writing R(b) may drop the pair itself (b == a).
-    const auto* p = R[ins.a].as<rt::Pair>();
-    Value h = p->head;
-    Value t = p->tail;
-    R[ins.b] = std::move(h);
-    R[ins.b + 1] = std::move(t);
+  unpair:
+    unpair(R, ins.a, ins.b);
     NEXT();
   }
   CASE(LETFAIL) { runtime_error(LOC(), "LET mismatch: the value does not match the pattern"); }
 
   // ---------------------------------------------------------------- calls
   CASE(CALL) {
+    if (ins.c) {  // the callee is a global
+      const GlobalRef& g = P->globals[ins.c - 1];
+      const uint64_t bits = g.cell->load(std::memory_order_acquire);
+      if (!bits) [[unlikely]]
+        runtime_error(LOC(), "'" + cx.rt.globals().name(g.slot) + "' is not defined");
+      R[ins.a] = Value::from_immortal_bits(bits);
+    }
     const Value& fn = R[ins.a];
     if (is_humus(fn)) [[likely]] {
       const LambdaCode& code = code_of(fn);
       const Proto* callee = &code.proto;
       if (code.factory_for(ins.b)) {
-        Value made = code.make_from_arguments(*fn.as<rt::Closure>(), R + ins.a + 1);
-        R[ins.a] = std::move(made);
+        R[ins.a] = code.make_from_arguments(*fn.as<rt::Closure>(), R + ins.a + 1);
         NEXT();
       }
       if (ins.b != callee->arity) {
@@ -641,30 +659,48 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
       PUSH(callee, callee->entry_value, Kind::Value, false, rt::SourceLoc{}, code.loc);
       NEXT();
     }
-    Value r = call_foreign(fn, R + ins.a + 1, ins.b, cx, LOC());
+    slow_to(vm, ins.a, call_foreign(fn, R + ins.a + 1, ins.b, cx, LOC()));
     RELOAD();
     for (uint32_t i = 1; i <= ins.b; ++i) R[ins.a + i] = Value();
-    R[ins.a] = std::move(r);
     NEXT();
   }
   CASE(TAILCALL) {
-    const Value& fn = R[ins.a];
-    if (fn.bits() == R[-1].bits() && ins.b == P->arity) [[likely]] {
+    uint64_t fbits;
+    if (ins.c) {  // the callee is a global
+      const GlobalRef& g = P->globals[ins.c - 1];
+      fbits = g.cell->load(std::memory_order_acquire);
+      if (!fbits) [[unlikely]]
+        runtime_error(LOC(), "'" + cx.rt.globals().name(g.slot) + "' is not defined");
+    } else {
+      fbits = R[ins.a].bits();
+    }
+    if (fbits == R[-1].bits() && ins.b == P->arity) [[likely]] {
       // A call of the running function itself: the arguments become the
-      // parameters, and the body starts again in the same frame.
-      for (uint32_t i = 0; i < ins.b; ++i) R[i] = std::move(R[ins.a + 1 + i]);
-      R[ins.a] = Value();
+      // parameters (those written in place already are), and the body
+      // starts again in the same frame.
+      for (uint32_t i = 0; i < ins.b; ++i)
+        if (!((ins.x >> i) & 1)) R[i] = std::move(R[ins.a + 1 + i]);
+      if (!ins.c) R[ins.a] = Value();
       pc = P->code.data() + P->entry_value;
       NEXT();
     }
-    if (is_humus(fn)) {
+    if (ins.c) R[ins.a] = Value::from_immortal_bits(fbits);
+    const Value& fn = R[ins.a];
+    const bool humus = is_humus(fn);
+    const uint32_t n = humus ? code_of(fn).proto.arity : 0;
+    if (!humus || ins.b != n || code_of(fn).factory_for(ins.b)) {
+      // The call as written: every argument in R(a+1 ..).
+      for (uint32_t i = 0; i < ins.b; ++i)
+        if ((ins.x >> i) & 1) R[ins.a + 1 + i] = std::move(R[i]);
+      ins.x = 0;
+    }
+    if (humus) {
       const LambdaCode& code = code_of(fn);
       const Proto* callee = &code.proto;
       if (code.factory_for(ins.b)) {
         result = code.make_from_arguments(*fn.as<rt::Closure>(), R + ins.a + 1);
         goto do_return;
       }
-      const uint32_t n = callee->arity;
       vm.ensure(size_t(ci->base) + std::max<size_t>(size_t(ins.a) + 1 + std::max<uint32_t>(ins.b, n), callee->nregs));
       R = vm.stack + ci->base;
       if (ins.b != n && !adapt(R + ins.a + 1, ins.b, n)) {
@@ -672,14 +708,15 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
         goto do_return;
       }
       // The callee replaces this frame: it goes below R(0), its arguments
-      // into R(0..n); what else the frame held is released.
-      Value f = std::move(R[ins.a]);
+      // into R(0..n) (those not there already); what else the frame held
+      // is released.
       if (ci->f_borrowed) {
         R[-1].leak_bits();
         ci->f_borrowed = false;
       }
-      R[-1] = std::move(f);
-      for (uint32_t i = 0; i < n; ++i) R[i] = std::move(R[ins.a + 1 + i]);
+      R[-1] = std::move(R[ins.a]);
+      for (uint32_t i = 0; i < n; ++i)
+        if (!((ins.x >> i) & 1)) R[i] = std::move(R[ins.a + 1 + i]);
       for (uint32_t i = n, end = std::max(P->nregs, uint32_t(ins.a) + 1 + n); i < end; ++i) R[i] = Value();
       ci->proto = P = callee;
       K = P->consts.data();
@@ -709,10 +746,9 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
       PUSH(callee, callee->entry_stmt, Kind::Stmt, true, site, code.loc);
       NEXT();
     }
-    Value r = call_foreign(fn, R + ins.a + 1, ins.b, cx, LOC());
+    slow_to(vm, ins.a, call_foreign(fn, R + ins.a + 1, ins.b, cx, LOC()));
     RELOAD();
     for (uint32_t i = 1; i <= ins.b; ++i) R[ins.a + i] = Value();
-    R[ins.a] = std::move(r);
     goto do_exec;
   }
   CASE(TAILCALLST) {
@@ -727,12 +763,11 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
         ci->site = LOC();
         ci->has_site = true;
       }
-      Value f = std::move(R[ins.a]);
       if (ci->f_borrowed) {
         R[-1].leak_bits();
         ci->f_borrowed = false;
       }
-      R[-1] = std::move(f);
+      R[-1] = std::move(R[ins.a]);
       for (uint32_t i = 0; i < n; ++i) R[i] = std::move(R[ins.a + 1 + i]);
       for (uint32_t i = n, end = std::max(P->nregs, uint32_t(ins.a) + 1 + n); i < end; ++i) R[i] = Value();
       ci->kind = Kind::Stmt;
@@ -741,10 +776,9 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
       pc = P->code.data() + P->entry_stmt;
       NEXT();
     }
-    Value r = call_foreign(fn, R + ins.a + 1, ins.b, cx, LOC());
+    slow_to(vm, ins.a, call_foreign(fn, R + ins.a + 1, ins.b, cx, LOC()));
     RELOAD();
     for (uint32_t i = 1; i <= ins.b; ++i) R[ins.a + i] = Value();
-    R[ins.a] = std::move(r);
     goto do_tailexec;
   }
   CASE(BECOMEF) {
@@ -882,13 +916,12 @@ do_tailexec:  // run R(a) as a statement in place of this frame
     const Proto* bp = &static_cast<const BlockCodeImpl*>(v.as<rt::BlockValue>()->code)->proto;
     vm.ensure(size_t(ci->base) + std::max(bp->nregs, P->nregs));
     R = vm.stack + ci->base;
-    Value blk = std::move(R[ins.a]);
-    for (uint32_t i = 0; i < P->nregs; ++i) R[i] = Value();
     if (ci->f_borrowed) {
       R[-1].leak_bits();
       ci->f_borrowed = false;
     }
-    R[-1] = std::move(blk);
+    R[-1] = std::move(R[ins.a]);
+    for (uint32_t i = 0; i < P->nregs; ++i) R[i] = Value();
     ci->kind = Kind::Stmt;
     ci->proto = P = bp;
     K = P->consts.data();
