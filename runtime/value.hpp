@@ -5,7 +5,11 @@
 //   ...xxxxxxx1   small integer, 63-bit two's complement (n << 1 | 1)
 //   ...ssss0110   symbol with id s (interned, see symbols.hpp)
 //   ...00kk0010   constant: k = 0 NIL, 1 TRUE, 2 FALSE, 3 ? (undefined)
-//   ...pppppp00   pointer to a heap Object (8-byte aligned); 0 is "empty"
+//   ...00001010   "empty": an unbound slot, a moved-from value (never seen by programs)
+//   ...pppppp00   pointer to a heap Object (8-byte aligned, never null)
+//
+// Empty is not 0 so that "is an object" is one test of the low bits:
+// every copy, move and drop of a Value asks it.
 //
 // Heap objects (pairs, big integers, actors, closures, blocks, natives) carry
 // an atomic reference count, because values cross worker threads freely.
@@ -91,12 +95,12 @@ class Value {
   static constexpr int64_t kSmallMax = (int64_t(1) << 62) - 1;
   static constexpr int64_t kSmallMin = -(int64_t(1) << 62);
 
-  constexpr Value() : bits_(0) {}  // "empty": an unbound slot, never seen by programs
+  constexpr Value() : bits_(kEmpty) {}  // "empty": an unbound slot, never seen by programs
   // constexpr (never evaluated as such for an object) so that the constexpr
   // factories below may return a Value in C++20.
   constexpr ~Value() { drop(); }
   Value(const Value& o) : bits_(o.bits_) { retain(); }
-  Value(Value&& o) noexcept : bits_(o.bits_) { o.bits_ = 0; }
+  Value(Value&& o) noexcept : bits_(o.bits_) { o.bits_ = kEmpty; }
   Value& operator=(const Value& o) {
     if (this != &o) {
       Value tmp(o);
@@ -108,7 +112,7 @@ class Value {
     if (this != &o) {
       drop();
       bits_ = o.bits_;
-      o.bits_ = 0;
+      o.bits_ = kEmpty;
     }
     return *this;
   }
@@ -134,9 +138,9 @@ class Value {
   }
 
   // ---- tests
-  bool empty() const { return bits_ == 0; }
+  bool empty() const { return bits_ == kEmpty; }
   bool is_small() const { return bits_ & 1; }
-  constexpr bool is_object() const { return (bits_ & 3) == 0 && bits_ != 0; }
+  constexpr bool is_object() const { return (bits_ & 3) == 0; }
   bool is_nil() const { return bits_ == kNil; }
   bool is_true() const { return bits_ == kTrue; }
   bool is_false() const { return bits_ == kFalse; }
@@ -165,19 +169,20 @@ class Value {
   // Identity of the word: equal for equal immediates and for the same object.
   bool same(const Value& o) const { return bits_ == o.bits_; }
 
-  // A Value for bits whose object (if any) is immortal, as in a global slot.
-  static Value from_immortal_bits(uint64_t b) { return Value(b); }
+  // A Value for bits whose object (if any) is immortal, as in a global
+  // slot, where 0 means unbound: empty.
+  static Value from_immortal_bits(uint64_t b) { return Value(b ? b : kEmpty); }
   // Gives up ownership of the word without releasing it.
   uint64_t leak_bits() {
     uint64_t b = bits_;
-    bits_ = 0;
+    bits_ = kEmpty;
     return b;
   }
 
   // Gives up ownership without releasing (for intrusive structures).
   Object* release_object() {
     Object* o = object();
-    bits_ = 0;
+    bits_ = kEmpty;
     return o;
   }
 
@@ -186,6 +191,7 @@ class Value {
   static constexpr uint64_t kTrue = 0x12;
   static constexpr uint64_t kFalse = 0x22;
   static constexpr uint64_t kUndef = 0x32;
+  static constexpr uint64_t kEmpty = 0x0A;
 
   explicit constexpr Value(uint64_t b) : bits_(b) {}
   void retain() const {

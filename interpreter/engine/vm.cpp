@@ -19,6 +19,8 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <new>
+#include <type_traits>
 #include <vector>
 
 #include "runtime/actor.hpp"
@@ -78,8 +80,45 @@ struct CallInfo {
   rt::SourceLoc site;  // the statement a statement call came from (errors about its result)
 };
 
+// The frames, innermost last: a plain array (pushed and popped on every
+// call), grown by doubling.
+class CallStack {
+ public:
+  CallStack() = default;
+  CallStack(const CallStack&) = delete;
+  CallStack& operator=(const CallStack&) = delete;
+  ~CallStack() { std::free(first_); }
+  bool empty() const { return top_ == first_; }
+  size_t size() const { return size_t(top_ - first_); }
+  CallInfo& back() { return top_[-1]; }
+  const CallInfo& back() const { return top_[-1]; }
+  CallInfo& operator[](size_t i) { return first_[i]; }
+  CallInfo* push(const CallInfo& c) {
+    if (top_ == end_) [[unlikely]]
+      grow();
+    *top_ = c;
+    return top_++;
+  }
+  void pop_back() { --top_; }
+  void resize(size_t n) { top_ = first_ + n; }
+
+ private:
+  [[gnu::noinline]] void grow() {
+    const size_t n = size(), cap = std::max<size_t>(64, 2 * size_t(end_ - first_));
+    auto* p = static_cast<CallInfo*>(std::realloc(static_cast<void*>(first_), cap * sizeof(CallInfo)));
+    if (!p) throw std::bad_alloc();
+    first_ = p;
+    top_ = p + n;
+    end_ = p + cap;
+  }
+  CallInfo* first_ = nullptr;
+  CallInfo* top_ = nullptr;
+  CallInfo* end_ = nullptr;
+};
+static_assert(std::is_trivially_copyable_v<CallInfo>);
+
 struct VmState final : rt::EngineState {
-  VmState() { calls.reserve(64); }
+  VmState() = default;
   ~VmState() override {
     for (size_t i = 0; i < cap; ++i) stack[i] = Value();
     std::free(stack);
@@ -102,14 +141,14 @@ struct VmState final : rt::EngineState {
     // Values are one word each and trivially relocatable: moved bitwise.
     auto* p = static_cast<Value*>(std::realloc(static_cast<void*>(stack), new_cap * sizeof(Value)));
     if (!p) throw std::bad_alloc();
-    std::memset(static_cast<void*>(p + cap), 0, (new_cap - cap) * sizeof(Value));
+    rt::construct_empty(p + cap, uint32_t(new_cap - cap));
     stack = p;
     cap = new_cap;
   }
 
   Value* stack = nullptr;
   size_t cap = 0;
-  std::vector<CallInfo> calls;
+  CallStack calls;
 };
 
 VmState& vm_of(rt::Context& cx) {
@@ -239,7 +278,7 @@ Outcome enter(rt::Context& cx, const Proto& proto, uint32_t entry, Kind kind, co
   Value* R = vm.stack + base;
   R[-1] = Value::from_immortal_bits(reinterpret_cast<uint64_t>(fn));  // uncounted (f_borrowed)
   for (uint32_t i = 0; i < n; ++i) R[i] = std::move(args[i]);
-  vm.calls.push_back({&proto, proto.code.data() + entry, base, kind, true, fn != nullptr, false, {}});
+  vm.calls.push({&proto, proto.code.data() + entry, base, kind, true, fn != nullptr, false, {}});
   try {
     if (n && n != proto.arity && !adapt(R, n, proto.arity)) {
       unwind(vm, entry_index);
@@ -262,9 +301,15 @@ namespace {
 #define HUMUS_THREADED 1
 #endif
 
+// Empties a register.
+inline void clear(Value& r) {
+  r.~Value();
+  new (&r) Value();
+}
+
 // Releases a frame's registers and its function (unless borrowed).
 inline void drop_frame(Value* R, const CallInfo& ci) {
-  for (uint32_t i = 0, n = ci.proto->nregs; i < n; ++i) R[i] = Value();
+  for (uint32_t i = 0, n = ci.proto->nregs; i < n; ++i) clear(R[i]);
   if (ci.f_borrowed)
     R[-1].leak_bits();
   else
@@ -423,8 +468,10 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
     } catch (const std::bad_alloc&) {                                                    \
       too_deep(loc_);                                                                    \
     }                                                                                    \
-    vm.calls.push_back({(proto_), nullptr, nb, (kind_), false, false, (has_site_), (site_)}); \
-    RELOAD();                                                                            \
+    ci = vm.calls.push({(proto_), nullptr, nb, (kind_), false, false, (has_site_), (site_)}); \
+    P = (proto_);                                                                        \
+    R = vm.stack + nb;                                                                   \
+    K = P->consts.data();                                                                \
     pc = P->code.data() + (entry_);                                                      \
   } while (0)
 
