@@ -208,6 +208,10 @@ class Compiler {
                        uint8_t* in_place = nullptr);
   bool builtin_call(Fn& fn, const ast::Expr& e, uint32_t dst);
 
+  // ---- CASE
+  void case_of(Fn& fn, const ast::Expr& e, const std::function<void(const ast::Expr&)>& arm,
+               const std::function<void()>& none);
+
   // ---- tails, statements and blocks
   void tail(Fn& fn, const ast::Expr& e, Mode mode);
   void finish(Fn& fn, Mode mode, ast::Loc l);  // no branch taken
@@ -496,20 +500,14 @@ void Compiler::expr(Fn& fn, const ast::Expr& e, uint32_t dst) {
       return;
     }
     case ast::ExprKind::Case: {
-      TempGuard temps(fn);
-      Operand subj = operand(fn, *e.body);
       Labels end;
-      for (const auto& a : e.alternatives) {
-        ScopeGuard scope(fn);
-        Labels fails;
-        Binders b;
-        match(fn, *a.pattern, subj.reg, false, fails, b);
-        publish(fn, b);
-        expr(fn, *a.body, dst);
-        end.push_back(emit(fn, Op::JMP, a.body->loc));
-        patch(fn, fails, here(fn));
-      }
-      emit(fn, Op::LOADK, e.loc, dst, constant_index(fn, Value::undefined()));
+      case_of(
+          fn, e,
+          [&](const ast::Expr& body) {
+            expr(fn, body, dst);
+            end.push_back(emit(fn, Op::JMP, body.loc));
+          },
+          [&] { emit(fn, Op::LOADK, e.loc, dst, constant_index(fn, Value::undefined())); });
       patch(fn, end, here(fn));
       return;
     }
@@ -884,6 +882,63 @@ void Compiler::call(Fn& fn, const ast::Expr& e, CallAs how, uint32_t dst, uint8_
   }
 }
 
+// ----------------------------------------------------------------- CASE
+
+// CASE subject OF alternatives END: each alternative's pattern is matched
+// in turn (arm() compiles a body; none() what follows when nothing
+// matched). When it starts with three or more tuple patterns tagged by a
+// one-word literal, `(#get, cust)`, `(#put, v)`, ..., the subject's head is
+// looked up once (TAGSWITCH) and matching starts at the first alternative
+// with that tag, past all the others (which could not match).
+void Compiler::case_of(Fn& fn, const ast::Expr& e, const std::function<void(const ast::Expr&)>& arm,
+                       const std::function<void()>& none) {
+  ScopeGuard outer(fn);
+  Operand subj = operand(fn, *e.body);
+  const auto& alts = e.alternatives;
+  auto tag_of = [&](const ast::Pattern& p, Value& tag) {
+    if (p.kind != ast::PatternKind::Tuple || p.elements.front()->kind != ast::PatternKind::Const) return false;
+    tag = unpinned_constant(p.elements.front()->constant);
+    return !tag.is_object();
+  };
+  size_t run = 0;
+  for (Value tag; run < alts.size() && tag_of(*alts[run].pattern, tag);) ++run;
+  uint32_t table = 0, at = 0;
+  if (run >= 3) {
+    // Matching a tagged tuple begins with JNTAG (see match), which the switch
+    // has done: it jumps to the instruction after.
+    table = uint32_t(fn.proto->switches.size());
+    fn.proto->switches.emplace_back();
+    at = emit(fn, Op::TAGSWITCH, e.loc, subj.reg, table);
+  }
+  std::vector<uint32_t> starts;
+  for (const auto& a : alts) {
+    starts.push_back(here(fn));
+    ScopeGuard scope(fn);
+    check_unique(*a.pattern);
+    Labels fails;
+    Binders b;
+    match(fn, *a.pattern, subj.reg, false, fails, b);
+    publish(fn, b);
+    arm(*a.body);
+    patch(fn, fails, here(fn));
+  }
+  starts.push_back(here(fn));
+  none();
+  if (run >= 3) {
+    TagSwitch& sw = fn.proto->switches[table];
+    for (size_t i = 0; i < run; ++i) {
+      Value tag;
+      tag_of(*alts[i].pattern, tag);
+      auto it = std::find_if(sw.cases.begin(), sw.cases.end(), [&](const auto& c) { return c.first == tag.bits(); });
+      // The first alternative with that tag, past its own test of the tag.
+      if (it == sw.cases.end()) sw.cases.emplace_back(tag.bits(), starts[i] + 1);
+    }
+    sw.otherwise = starts[run];
+    sw.plan();
+    fn.proto->code[at].c = uint16_t(starts[run]);
+  }
+}
+
 // ------------------------------------------- tails, statements, blocks
 
 void Compiler::finish(Fn& fn, Mode mode, ast::Loc l) {
@@ -934,22 +989,10 @@ void Compiler::tail(Fn& fn, const ast::Expr& e, Mode mode) {
       else
         finish(fn, mode, e.loc);
       return;
-    case ast::ExprKind::Case: {
-      ScopeGuard outer(fn);
-      Operand subj = operand(fn, *e.body);
-      for (const auto& a : e.alternatives) {
-        ScopeGuard scope(fn);
-        check_unique(*a.pattern);
-        Labels fails;
-        Binders b;
-        match(fn, *a.pattern, subj.reg, false, fails, b);
-        publish(fn, b);
-        tail(fn, *a.body, mode);
-        patch(fn, fails, here(fn));
-      }
-      finish(fn, mode, e.loc);
+    case ast::ExprKind::Case:
+      case_of(
+          fn, e, [&](const ast::Expr& body) { tail(fn, body, mode); }, [&] { finish(fn, mode, e.loc); });
       return;
-    }
     case ast::ExprKind::Call:
       if (mode == Mode::Behavior) break;  // a behavior's result is a value to check
       call(fn, e, mode == Mode::Value ? CallAs::Tail : CallAs::StmtTail, 0, 1);
@@ -1031,21 +1074,16 @@ bool Compiler::stmt_expr(Fn& fn, const ast::Expr& e, bool is_tail) {
       return is_tail;
     }
     case ast::ExprKind::Case: {
-      ScopeGuard outer(fn);
-      Operand subj = operand(fn, *e.body);
       Labels end;
-      for (const auto& a : e.alternatives) {
-        ScopeGuard scope(fn);
-        check_unique(*a.pattern);
-        Labels fails;
-        Binders b;
-        match(fn, *a.pattern, subj.reg, false, fails, b);
-        publish(fn, b);
-        stmt_expr(fn, *a.body, is_tail);
-        if (!is_tail) end.push_back(emit(fn, Op::JMP, a.body->loc));
-        patch(fn, fails, here(fn));
-      }
-      if (is_tail) emit(fn, Op::END, e.loc);
+      case_of(
+          fn, e,
+          [&](const ast::Expr& body) {
+            stmt_expr(fn, body, is_tail);
+            if (!is_tail) end.push_back(emit(fn, Op::JMP, body.loc));
+          },
+          [&] {
+            if (is_tail) emit(fn, Op::END, e.loc);
+          });
       patch(fn, end, here(fn));
       return is_tail;
     }

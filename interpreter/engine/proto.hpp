@@ -16,6 +16,7 @@
 // what is not a plain name.
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <memory>
@@ -75,6 +76,36 @@ struct GroupPlan {
   std::vector<CaptureSource> sources;
 };
 
+// TAGSWITCH: where matching goes on for each tag a CASE's first
+// alternatives begin with, and for anything else. Symbols with ids close
+// together (the usual message tags) index a table; other tags are found by
+// binary search.
+struct TagSwitch {
+  std::vector<std::pair<uint64_t, uint32_t>> cases;  // sorted by the tag's word
+  uint32_t otherwise = 0;
+  uint64_t dense_first = 0;     // the first symbol's word, when dense
+  std::vector<uint32_t> dense;  // by (word - dense_first) / 16
+
+  uint32_t target(uint64_t tag) const {
+    if (!dense.empty()) {
+      const uint64_t i = (tag - dense_first) >> 4;
+      return (tag & 0xF) == 0x6 && i < dense.size() ? dense[i] : otherwise;
+    }
+    auto it = std::lower_bound(cases.begin(), cases.end(), std::pair<uint64_t, uint32_t>{tag, 0});
+    return it != cases.end() && it->first == tag ? it->second : otherwise;
+  }
+  // Once `cases` and `otherwise` are filled.
+  void plan() {
+    std::sort(cases.begin(), cases.end());
+    bool symbols = true;
+    for (const auto& c : cases) symbols = symbols && (c.first & 0xF) == 0x6;
+    if (!symbols || cases.empty() || ((cases.back().first - cases.front().first) >> 4) >= 64) return;
+    dense_first = cases.front().first;
+    dense.assign(((cases.back().first - dense_first) >> 4) + 1, otherwise);
+    for (const auto& [tag, at] : cases) dense[(tag - dense_first) >> 4] = at;
+  }
+};
+
 struct GlobalRef {
   const std::atomic<uint64_t>* cell;
   uint32_t slot;
@@ -90,6 +121,7 @@ struct Proto {
   std::vector<ClosurePlan> closures;
   std::vector<BlockValuePlan> blocks;
   std::vector<GroupPlan> groups;
+  std::vector<TagSwitch> switches;
   std::vector<const LambdaCode*> siblings;
   const std::string* file = nullptr;
   uint32_t nregs = 1;  // registers of a frame (at least one)

@@ -663,6 +663,11 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
     if (!(cx.self && v.is_actor() && v.object() == cx.self)) JUMP(ins.c);
     NEXT();
   }
+  CASE(TAGSWITCH) {
+    const Value& v = R[ins.a];
+    JUMP(v.is_pair() ? P->switches[ins.b].target(v.as<rt::Pair>()->head.bits()) : ins.c);
+    NEXT();
+  }
   CASE(UNPAIRJ) {
     if (!R[ins.a].is_pair()) {
       JUMP(ins.c);
