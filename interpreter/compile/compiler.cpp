@@ -644,7 +644,12 @@ bool Compiler::comparison_test(Fn& fn, const ast::Pattern& side, const ast::Patt
   if (!now.is(rt::ObjKind::Native)) return false;  // bound to something else: an ordinary call
   TempGuard temps(fn);
   Operand a = operand(fn, *e.argument->elements[0]);
-  Operand b = operand(fn, *e.argument->elements[1]);
+  const ast::Expr& y = *e.argument->elements[1];
+  if (y.kind == ast::ExprKind::Const) {  // a literal second operand: read from the constants
+    fails.push_back(emit(fn, it->second, e.loc, a.reg, constant_index(fn, constant(y.constant)), 0, 1));
+    return true;
+  }
+  Operand b = operand(fn, y);
   fails.push_back(emit(fn, it->second, e.loc, a.reg, b.reg));
   return true;
 }
@@ -753,6 +758,10 @@ bool Compiler::builtin_call(Fn& fn, const ast::Expr& e, uint32_t dst) {
     return true;
   }
   Operand a = operand(fn, x);
+  if (y.kind == ast::ExprKind::Const) {  // a literal second operand: read from the constants
+    emit(fn, op, e.loc, dst, a.reg, constant_index(fn, constant(y.constant)), 1);
+    return true;
+  }
   Operand b = operand(fn, y);
   emit(fn, op, e.loc, dst, a.reg, b.reg);
   return true;

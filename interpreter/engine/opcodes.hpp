@@ -30,6 +30,7 @@ OP(NEW)        // R(a) = a new actor with behavior R(b)
 OP(SETBEH)     // actor R(a) gets behavior R(b) (CREATE ... WITH)
 
 // ---- built-in functions, in place for small integers: R(a) = f(R(b), R(c))
+//   x: 1 = K(c) instead of R(c)
 OP(ADD)
 OP(SUB)
 OP(MUL)
@@ -49,7 +50,7 @@ OP(JMP)        // jump to c
 OP(JNWORD)     // unless R(a) is the one-word literal K(b)
 OP(JNEQ)       // unless R(a) equals R(b)
 OP(JNEQK)      // unless R(a) equals K(b) (a boxed literal: big integer, string)
-OP(JNLESS)     // unless less(R(a), R(b)) = TRUE
+OP(JNLESS)     // unless less(R(a), R(b)) = TRUE          x: 1 = K(b) instead of R(b)
 OP(JNLESSEQ)   // unless less_equal(R(a), R(b)) = TRUE
 OP(JNGREATER)  // unless greater(R(a), R(b)) = TRUE
 OP(JNGREATEREQ)  // unless greater_equal(R(a), R(b)) = TRUE

@@ -562,7 +562,7 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
 #define BUILTIN2(name, fast)                                       \
   CASE(name) {                                                     \
     const Value& x = R[ins.b];                                     \
-    const Value& y = R[ins.c];                                     \
+    const Value& y = (ins.x & 1) ? K[ins.c] : R[ins.c];            \
     if (INTACT()) [[likely]] {                                     \
       R[ins.a] = fast;                                             \
     } else {                                                       \
@@ -635,7 +635,7 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
 #define JCOMPARE(name, test)                                                       \
   CASE(name) {                                                                     \
     const Value& x = R[ins.a];                                                     \
-    const Value& y = R[ins.b];                                                     \
+    const Value& y = (ins.x & 1) ? K[ins.b] : R[ins.b];                            \
     if (x.is_small() && y.is_small() && INTACT()) [[likely]] {                     \
       if (!(x.small_value() test y.small_value())) JUMP(ins.c);                    \
     } else {                                                                       \
