@@ -246,6 +246,14 @@ struct Pair : Object {
 };
 
 inline Value make_pair(Value head, Value tail) { return Value::adopt(new Pair(std::move(head), std::move(tail))); }
+
+// Frees a pair whose head and tail were moved out, held by its last
+// reference (taken over here): no counting, nothing left to release.
+inline void free_emptied_pair(Pair* p) {
+  if (detail::count_objects.load(std::memory_order_relaxed)) [[unlikely]]
+    detail::live_count.fetch_sub(1, std::memory_order_relaxed);
+  ::operator delete(static_cast<void*>(p), sizeof(Pair));
+}
 inline const Value& head(const Value& p) { return p.as<Pair>()->head; }
 inline const Value& tail(const Value& p) { return p.as<Pair>()->tail; }
 

@@ -22,6 +22,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <tuple>
 #include <map>
 #include <set>
 #include <unordered_map>
@@ -70,6 +71,9 @@ struct Fn {
   uint32_t top = 0;  // the next free register
   bool top_level = false;
   std::vector<std::vector<uint32_t>*> reads;  // registers read (for calls' moves)
+  // While a tail call's arguments compile: instructions that may take a
+  // variable's value over instead of copying it (instruction, x bit, register).
+  std::vector<std::tuple<uint32_t, uint8_t, uint32_t>>* movable = nullptr;
   std::unordered_map<uint64_t, uint32_t> word_consts;
   std::unordered_map<uint32_t, uint32_t> global_index;
   std::unordered_map<const LambdaCode*, uint32_t> sibling_index;
@@ -210,7 +214,8 @@ class Compiler {
 
   // ---- CASE
   void case_of(Fn& fn, const ast::Expr& e, const std::function<void(const ast::Expr&)>& arm,
-               const std::function<void()>& none);
+               const std::function<void()>& none, bool last = false);
+  bool consumable(Fn& fn, const ast::CaseAlt& a, const ast::Expr& subject);
 
   // ---- tails, statements and blocks
   void tail(Fn& fn, const ast::Expr& e, Mode mode);
@@ -422,7 +427,11 @@ void Compiler::tuple(Fn& fn, const ast::Expr& e, uint32_t dst) {
   if (n == 2) {
     Operand h = operand(fn, *e.elements[0]);
     Operand t = operand(fn, *e.elements[1]);
-    emit(fn, Op::PAIR, e.loc, dst, h.reg, t.reg, uint8_t((h.temp ? 1 : 0) | (t.temp ? 2 : 0)));
+    const uint32_t at = emit(fn, Op::PAIR, e.loc, dst, h.reg, t.reg, uint8_t((h.temp ? 1 : 0) | (t.temp ? 2 : 0)));
+    if (fn.movable) {
+      if (!h.temp) fn.movable->emplace_back(at, 1, h.reg);
+      if (!t.temp) fn.movable->emplace_back(at, 2, t.reg);
+    }
     return;
   }
   if (n > 4096) error(e.loc, "this tuple is too long to compile (more than 4096 elements that are not all constants)");
@@ -814,6 +823,11 @@ Compiler::CallSetup Compiler::setup_call(Fn& fn, const ast::Expr& e, bool moves,
 
   std::vector<uint32_t> reads;
   fn.reads.push_back(&reads);
+  std::vector<std::tuple<uint32_t, uint8_t, uint32_t>> movable;
+  // A call inside a tail call's arguments reports what it copies to the
+  // tail call, whose reads decide.
+  auto* outer_movable = fn.movable;
+  fn.movable = moves ? &movable : outer_movable;
   if (global) *global = 0;
   if (global && e.callee->kind == ast::ExprKind::Var && resolve(fn, e.callee->name).kind == Resolved::Kind::Global)
     *global = global_index(fn, e.callee->name) + 1;
@@ -825,30 +839,34 @@ Compiler::CallSetup Compiler::setup_call(Fn& fn, const ast::Expr& e, bool moves,
   } else {
     for (uint32_t i = 0; i < args.size(); ++i) {
       const ast::Expr& x = *args[i];
-      if (in_place && fn.code && i < fn.proto->arity && x.kind == ast::ExprKind::Var) {
-        Resolved r = resolve(fn, x.name);
-        if (r.kind == Resolved::Kind::Reg && r.index == i) {  // passed on unchanged: already there
-          *in_place |= uint8_t(1u << i);
-          continue;
-        }
-      }
       const bool here = (direct >> i) & 1;
       const uint32_t dst = here ? i : a + 1 + i;
-      if (here) *in_place |= uint8_t(1u << i);
       if (x.kind == ast::ExprKind::Var) {
         Resolved r = resolve(fn, x.name);
         if (r.kind == Resolved::Kind::Reg) {
+          if (in_place && fn.code && i < fn.proto->arity && r.index == i) {  // passed on unchanged: already there
+            *in_place |= uint8_t(1u << i);
+            continue;
+          }
+          if (here) *in_place |= uint8_t(1u << i);
           if (r.index != dst) var_moves.emplace_back(emit(fn, Op::MOVE, x.loc, dst, r.index), r.index);
           continue;
         }
       }
+      if (here) *in_place |= uint8_t(1u << i);
       expr(fn, x, dst);
     }
   }
   fn.reads.pop_back();
-  if (moves)
+  fn.movable = outer_movable;
+  if (!moves && outer_movable)
+    for (auto [at, reg] : var_moves) outer_movable->emplace_back(at, 1, reg);
+  if (moves) {
     for (auto [at, reg] : var_moves)
       if (std::count(reads.begin(), reads.end(), reg) == 1) fn.proto->code[at].x = 1;
+    for (auto [at, bit, reg] : movable)
+      if (std::count(reads.begin(), reads.end(), reg) == 1) fn.proto->code[at].x |= bit;
+  }
   return {a, n};
 }
 
@@ -899,8 +917,10 @@ void Compiler::call(Fn& fn, const ast::Expr& e, CallAs how, uint32_t dst, uint8_
 // one-word literal, `(#get, cust)`, `(#put, v)`, ..., the subject's head is
 // looked up once (TAGSWITCH) and matching starts at the first alternative
 // with that tag, past all the others (which could not match).
+// `last`: nothing runs after the CASE (it is a tail), so an alternative
+// that no longer needs the subject may take its pair apart (consumable).
 void Compiler::case_of(Fn& fn, const ast::Expr& e, const std::function<void(const ast::Expr&)>& arm,
-                       const std::function<void()>& none) {
+                       const std::function<void()>& none, bool last) {
   ScopeGuard outer(fn);
   Operand subj = operand(fn, *e.body);
   const auto& alts = e.alternatives;
@@ -926,8 +946,17 @@ void Compiler::case_of(Fn& fn, const ast::Expr& e, const std::function<void(cons
     check_unique(*a.pattern);
     Labels fails;
     Binders b;
+    const uint32_t first = here(fn);
     match(fn, *a.pattern, subj.reg, false, fails, b);
     publish(fn, b);
+    if (last && !subj.temp && consumable(fn, a, *e.body))
+      for (uint32_t i = first; i < here(fn); ++i) {
+        Instr& in = fn.proto->code[i];
+        if ((in.op == Op::UNPAIR || in.op == Op::UNPAIRJ) && in.a == subj.reg) {
+          in.x = 1;  // the first taking apart of the subject: the last look at it
+          break;
+        }
+      }
     arm(*a.body);
     patch(fn, fails, here(fn));
   }
@@ -946,6 +975,33 @@ void Compiler::case_of(Fn& fn, const ast::Expr& e, const std::function<void(cons
     sw.plan();
     fn.proto->code[at].c = uint16_t(starts[run]);
   }
+}
+
+// Whether an alternative may take the subject's pair apart for good: its
+// pattern is two parts that cannot fail once the pair is taken apart (a
+// name or _ for the rest; a name, _ or a tag for the first), and its body
+// does not read the subject's register (under any name).
+bool Compiler::consumable(Fn& fn, const ast::CaseAlt& a, const ast::Expr& subject) {
+  const ast::Pattern& p = *a.pattern;
+  if (p.kind != ast::PatternKind::Tuple || p.elements.size() != 2) return false;
+  auto plain = [](const ast::Pattern& q) {
+    return q.kind == ast::PatternKind::Bind || q.kind == ast::PatternKind::Wildcard;
+  };
+  const ast::Pattern& h = *p.elements[0];
+  if (!plain(*p.elements[1]) ||
+      !(plain(h) || (h.kind == ast::PatternKind::Const && !unpinned_constant(h.constant).is_object())))
+    return false;
+  if (subject.kind != ast::ExprKind::Var) return false;
+  auto saved = std::move(fn.reads);
+  fn.reads.clear();
+  const Resolved subj = resolve(fn, subject.name);
+  bool used = false;
+  for (const auto& name : free_names(*a.body)) {
+    Resolved r = resolve(fn, name);
+    used = used || (r.kind == Resolved::Kind::Reg && r.index == subj.index);
+  }
+  fn.reads = std::move(saved);
+  return subj.kind == Resolved::Kind::Reg && !used;
 }
 
 // ------------------------------------------- tails, statements, blocks
@@ -1000,7 +1056,7 @@ void Compiler::tail(Fn& fn, const ast::Expr& e, Mode mode) {
       return;
     case ast::ExprKind::Case:
       case_of(
-          fn, e, [&](const ast::Expr& body) { tail(fn, body, mode); }, [&] { finish(fn, mode, e.loc); });
+          fn, e, [&](const ast::Expr& body) { tail(fn, body, mode); }, [&] { finish(fn, mode, e.loc); }, true);
       return;
     case ast::ExprKind::Call:
       if (mode == Mode::Behavior) break;  // a behavior's result is a value to check
@@ -1092,7 +1148,8 @@ bool Compiler::stmt_expr(Fn& fn, const ast::Expr& e, bool is_tail) {
           },
           [&] {
             if (is_tail) emit(fn, Op::END, e.loc);
-          });
+          },
+          is_tail);
       patch(fn, end, here(fn));
       return is_tail;
     }

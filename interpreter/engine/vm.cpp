@@ -330,6 +330,14 @@ Value make_sibling(const LambdaCode* code, Value* R) {
 // their dispatch (a computed goto leaves a scope without running them):
 // what needs one is done in a function of its own, like these.
 
+// Writes a register (without Value's check for assigning a value to itself:
+// `v` is taken first, so even that works).
+inline void set(Value& r, Value&& v) {
+  Value taken(std::move(v));
+  r.~Value();
+  new (&r) Value(std::move(taken));
+}
+
 // A Value given up by a register (x: move) or copied from it.
 inline Value take(Value& r, bool move) { return move ? std::move(r) : Value(r); }
 
@@ -346,6 +354,24 @@ inline void unpair(Value* R, uint32_t a, uint32_t b) {
 // A result computed by code that may have entered the VM again (so the
 // stack may have moved): stored through the frame, not a stale pointer.
 inline void slow_to(VmState& vm, uint32_t a, Value v) { vm.stack[vm.calls.back().base + a] = std::move(v); }
+
+// The same when R(a) is not read again: it is emptied, and a pair nobody
+// else holds gives up its halves (no counting) and is freed at once.
+inline void unpair_last(Value* R, uint32_t a, uint32_t b) {
+  auto* p = R[a].as<rt::Pair>();
+  if (p->refs.load(std::memory_order_acquire) == 1 && !p->immortal()) {
+    set(R[b], std::move(p->head));
+    set(R[b + 1], std::move(p->tail));
+    R[a].leak_bits();
+    rt::free_emptied_pair(p);
+    return;
+  }
+  Value h = p->head;
+  Value t = p->tail;
+  R[a] = Value();
+  set(R[b], std::move(h));
+  set(R[b + 1], std::move(t));
+}
 
 // A captured value, from the frame that makes a closure or block.
 Value capture(const CaptureSource& s, Value* R) {
@@ -478,17 +504,17 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
   // ---------------------------------------------------- loads and values
   CASE(MOVE) {
     if (ins.x & 1)
-      R[ins.a] = std::move(R[ins.b]);
+      set(R[ins.a], std::move(R[ins.b]));
     else
-      R[ins.a] = R[ins.b];
+      set(R[ins.a], Value(R[ins.b]));
     NEXT();
   }
   CASE(LOADK) {
-    R[ins.a] = K[ins.b];
+    set(R[ins.a], Value(K[ins.b]));
     NEXT();
   }
   CASE(GETCAP) {
-    R[ins.a] = captures_of(R)[ins.b];
+    set(R[ins.a], Value(captures_of(R)[ins.b]));
     NEXT();
   }
   CASE(GETGLOBAL) {
@@ -534,7 +560,7 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
     NEXT();
   }
   CASE(PAIR) {
-    R[ins.a] = rt::make_pair(take(R[ins.b], ins.x & 1), take(R[ins.c], ins.x & 2));
+    set(R[ins.a], rt::make_pair(take(R[ins.b], ins.x & 1), take(R[ins.c], ins.x & 2)));
     NEXT();
   }
   CASE(TUPLE) {
@@ -564,7 +590,7 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
     const Value& x = R[ins.b];                                     \
     const Value& y = (ins.x & 1) ? K[ins.c] : R[ins.c];            \
     if (INTACT()) [[likely]] {                                     \
-      R[ins.a] = fast;                                             \
+      set(R[ins.a], fast);                                         \
     } else {                                                       \
       slow_to(vm, ins.a, call_rebound(Op::name, x, y, cx, LOC())); \
       RELOAD();                                                    \
@@ -593,7 +619,7 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
     const int64_t k = int64_t(ins.c) - 32768;
     if (x.is_small() && INTACT()) [[likely]] {
       const int64_t r = x.small_value() + k;
-      R[ins.a] = Value::fits_small(r) ? Value::small(r) : rt::make_integer(r);
+      set(R[ins.a], Value::fits_small(r) ? Value::small(r) : rt::make_integer(r));
     } else {
       slow_to(vm, ins.a,
               INTACT() ? rt::int_add(x, Value::small(k)) : call_rebound(Op::ADDI, x, Value::small(k), cx, LOC()));
@@ -606,7 +632,7 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
     const int64_t k = int64_t(ins.c) - 32768;
     if (x.is_small() && INTACT()) [[likely]] {
       const int64_t r = x.small_value() - k;
-      R[ins.a] = Value::fits_small(r) ? Value::small(r) : rt::make_integer(r);
+      set(R[ins.a], Value::fits_small(r) ? Value::small(r) : rt::make_integer(r));
     } else {
       slow_to(vm, ins.a,
               INTACT() ? rt::int_sub(x, Value::small(k)) : call_rebound(Op::SUBI, x, Value::small(k), cx, LOC()));
@@ -677,7 +703,10 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
   }
   CASE(UNPAIR) {
   unpair:
-    unpair(R, ins.a, ins.b);
+    if (ins.x & 1)
+      unpair_last(R, ins.a, ins.b);
+    else
+      unpair(R, ins.a, ins.b);
     NEXT();
   }
   CASE(LETFAIL) { runtime_error(LOC(), "LET mismatch: the value does not match the pattern"); }
@@ -730,8 +759,9 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
       // A call of the running function itself: the arguments become the
       // parameters (those written in place already are), and the body
       // starts again in the same frame.
-      for (uint32_t i = 0; i < ins.b; ++i)
-        if (!((ins.x >> i) & 1)) R[i] = std::move(R[ins.a + 1 + i]);
+      if (ins.x != (1u << ins.b) - 1) [[unlikely]]  // not every argument is in place
+        for (uint32_t i = 0; i < ins.b; ++i)
+          if (!((ins.x >> i) & 1)) R[i] = std::move(R[ins.a + 1 + i]);
       if (!ins.c) R[ins.a] = Value();
       pc = P->code.data() + P->entry_value;
       NEXT();
