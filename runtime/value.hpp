@@ -179,6 +179,19 @@ class Value {
     return b;
   }
 
+  // Takes over the reference `b` holds (an object's, or an immediate) and
+  // releases what this held: for code that manages words itself (the VM).
+  void put_bits(uint64_t b) {
+    const uint64_t old = bits_;
+    bits_ = b;
+    if ((old & 3) == 0) reinterpret_cast<Object*>(old)->release();
+  }
+  // A new reference to the word's object, if it is one (for put_bits).
+  static uint64_t retain_bits(uint64_t b) {
+    if ((b & 3) == 0) reinterpret_cast<Object*>(b)->retain();
+    return b;
+  }
+
   // Gives up ownership without releasing (for intrusive structures).
   Object* release_object() {
     Object* o = object();

@@ -165,8 +165,15 @@ class Compiler {
   }
   uint32_t emit(Fn& fn, Op op, ast::Loc l, uint32_t a = 0, uint32_t b = 0, uint32_t c = 0, uint8_t x = 0);
   uint32_t here(Fn& fn) const { return uint32_t(fn.proto->code.size()); }
+  // Points the jumps `labels` at `target` (jumps are relative, engine/opcodes.hpp).
   void patch(Fn& fn, const Labels& labels, uint32_t target) {
-    for (uint32_t at : labels) fn.proto->code[at].c = uint16_t(target);
+    for (uint32_t at : labels) fn.proto->code[at].c = relative(at, target);
+  }
+  static uint16_t relative(uint32_t at, uint32_t target) {
+    const int64_t off = int64_t(target) - int64_t(at) - 1;
+    if (off < INT16_MIN || off > INT16_MAX)
+      throw CompileError{{}, "this function is too large to compile (a jump over more than 32767 instructions)"};
+    return uint16_t(int16_t(off));
   }
   uint32_t alloc(Fn& fn, uint32_t n, ast::Loc l);
   uint32_t constant_index(Fn& fn, const Value& v);
@@ -973,7 +980,7 @@ void Compiler::case_of(Fn& fn, const ast::Expr& e, const std::function<void(cons
     }
     sw.otherwise = starts[run];
     sw.plan();
-    fn.proto->code[at].c = uint16_t(starts[run]);
+    fn.proto->code[at].c = relative(at, starts[run]);
   }
 }
 

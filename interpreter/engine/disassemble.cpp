@@ -29,6 +29,15 @@ std::string disassemble(const Proto& p) {
     out += fmt::format("{:4} {:3}:{:<3} {:<11} a={} b={} c={}", i, p.pos[i].first, p.pos[i].second, op_name(in.op),
                        in.a, in.b, in.c);
     if (in.x) out += fmt::format(" x={}", in.x);
+    switch (in.op) {  // jumps: their target
+      case Op::JMP: case Op::JNWORD: case Op::JNEQ: case Op::JNEQK: case Op::JNLESS: case Op::JNLESSEQ:
+      case Op::JNGREATER: case Op::JNGREATEREQ: case Op::JNPAIR: case Op::JNTAG: case Op::JNSELF:
+      case Op::UNPAIRJ: case Op::TAGSWITCH:
+        out += fmt::format("  -> {}", int64_t(i) + 1 + int16_t(in.c));
+        break;
+      default:
+        break;
+    }
     if (in.op == Op::LOADK || in.op == Op::JNWORD || in.op == Op::JNEQK || in.op == Op::JNTAG || in.op == Op::RETK)
       out += "  ; " + rt::to_string(p.consts[in.b]);
     out += '\n';

@@ -1,8 +1,8 @@
 // The instruction set of the Humus VM, one line per instruction (an X-macro
 // in the manner of Wren's wren_opcodes.h). R(x) is register x of the running
 // frame, K(x) constant x of the running code, G(x) global x, F the running
-// function or block value (its captures). Jump targets are instruction
-// indexes in the same code. Operands a, b, c are unsigned 16-bit; x is a
+// function or block value (its captures). A jump's target is a signed
+// offset from the next instruction. Operands a, b, c are unsigned 16-bit; x is a
 // small flag byte (see each line).
 //
 // The arithmetic and comparison instructions compute in place for small
@@ -57,7 +57,7 @@ OP(JNGREATEREQ)  // unless greater_equal(R(a), R(b)) = TRUE
 OP(JNPAIR)     // unless R(a) is a pair
 OP(JNTAG)      // unless R(a) is a pair whose head is the one-word literal K(b)
 OP(JNSELF)     // unless R(a) is the actor whose behavior runs
-OP(TAGSWITCH)  // jump to where switch b sends R(a)'s head word, or to c when R(a) is not a pair
+OP(TAGSWITCH)  // go to where switch b sends R(a)'s head word, or jump by c when R(a) is not a pair
 OP(UNPAIR)     // R(b) = head of R(a), R(b+1) = its tail (R(a) is a pair; b may be a)
                //   x: 1 = R(a) is not read again: it is emptied, its pair taken apart
 OP(UNPAIRJ)    // the same, jumping to c instead when R(a) is not a pair

@@ -431,12 +431,29 @@ void make_group(const GroupPlan& plan, Value* R) {
   for (size_t m = 0; m < made.size(); ++m) R[plan.members[m].second] = std::move(made[m]);
 }
 
-// `$less(x, y) = TRUE` and its kin when x or y is not a small integer, or
-// the built-in's global is bound to something else.
-[[gnu::noinline]] bool compare_slow(Op op, const Value& x, const Value& y, bool intact, rt::Context& cx,
-                                    const rt::SourceLoc& loc) {
-  Value r = intact ? builtins().by_op[size_t(op)]->fn2(x, y) : call_rebound(op, x, y, cx, loc);
-  return r.is_true();
+// A built-in on values the fast path does not take (not small integers, a
+// result out of the small range) or whose global is bound to something else.
+[[gnu::noinline]] Value builtin_slow(Op op, const Value& x, const Value& y, bool intact, rt::Context& cx,
+                                     const rt::SourceLoc& loc) {
+  if (!intact) return call_rebound(op, x, y, cx, loc);
+  switch (op) {
+    case Op::ADD:
+    case Op::ADDI:
+      return rt::int_add(x, y);
+    case Op::SUB:
+    case Op::SUBI:
+      return rt::int_sub(x, y);
+    case Op::MUL:
+      return rt::int_mul(x, y);
+    case Op::DIV:
+      return rt::int_div(x, y);
+    case Op::MOD:
+      return rt::int_mod(x, y);
+    case Op::EQ:
+      return Value::boolean(equal_values(x, y));
+    default:
+      return builtins().by_op[size_t(op)]->fn2(x, y);
+  }
 }
 
 Outcome run(VmState& vm, rt::Context& cx, Value& result) {
@@ -457,7 +474,7 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
     K = P->consts.data();            \
   } while (0)
 #define LOC() P->loc(pc - 1)
-#define JUMP(target) (pc = P->code.data() + (target))
+#define JUMP(offset) (pc += int16_t(offset))  // jumps are relative to the next instruction
 #define INTACT() intact.load(std::memory_order_relaxed)
 
 #if HUMUS_THREADED
@@ -503,18 +520,15 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
 
   // ---------------------------------------------------- loads and values
   CASE(MOVE) {
-    if (ins.x & 1)
-      set(R[ins.a], std::move(R[ins.b]));
-    else
-      set(R[ins.a], Value(R[ins.b]));
+    R[ins.a].put_bits((ins.x & 1) ? R[ins.b].leak_bits() : Value::retain_bits(R[ins.b].bits()));
     NEXT();
   }
   CASE(LOADK) {
-    set(R[ins.a], Value(K[ins.b]));
+    R[ins.a].put_bits(Value::retain_bits(K[ins.b].bits()));
     NEXT();
   }
   CASE(GETCAP) {
-    set(R[ins.a], Value(captures_of(R)[ins.b]));
+    R[ins.a].put_bits(Value::retain_bits(captures_of(R)[ins.b].bits()));
     NEXT();
   }
   CASE(GETGLOBAL) {
@@ -585,59 +599,128 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
   }
 
   // ------------------------------------------------------------ built-ins
-#define BUILTIN2(name, fast)                                       \
-  CASE(name) {                                                     \
-    const Value& x = R[ins.b];                                     \
-    const Value& y = (ins.x & 1) ? K[ins.c] : R[ins.c];            \
-    if (INTACT()) [[likely]] {                                     \
-      set(R[ins.a], fast);                                         \
-    } else {                                                       \
-      slow_to(vm, ins.a, call_rebound(Op::name, x, y, cx, LOC())); \
-      RELOAD();                                                    \
-    }                                                              \
-    NEXT();                                                        \
+// The built-ins on two values: on small integers in place, on words (the
+// common case needs no Value made and dropped); anything else, or a
+// built-in's global bound to something else, in a function of its own.
+#define SMALL(w) (int64_t(w) >> 1)
+#define WORD(n) ((uint64_t(n) << 1) | 1)
+#define OPERANDS()                                                    \
+  const uint64_t x = R[ins.b].bits();                                 \
+  const uint64_t y = ((ins.x & 1) ? K[ins.c] : R[ins.c]).bits();      \
+  const bool fast = (x & y & 1) && INTACT()
+#define BUILTIN_SLOW(name)                                                             \
+  do {                                                                                 \
+    slow_to(vm, ins.a, builtin_slow(Op::name, R[ins.b], (ins.x & 1) ? K[ins.c] : R[ins.c], INTACT(), cx, LOC())); \
+    RELOAD();                                                                          \
+  } while (0)
+#define ARITH(name, expr)                                     \
+  CASE(name) {                                                \
+    OPERANDS();                                               \
+    if (fast) [[likely]] {                                    \
+      const int64_t r = expr;                                 \
+      if (Value::fits_small(r)) [[likely]] {                  \
+        R[ins.a].put_bits(WORD(r));                           \
+        NEXT();                                               \
+      }                                                       \
+    }                                                         \
+    BUILTIN_SLOW(name);                                       \
+    NEXT();                                                   \
   }
-#define COMPARE2(name, test)                                                      \
-  BUILTIN2(name, x.is_small() && y.is_small()                                     \
-                     ? Value::boolean(x.small_value() test y.small_value())       \
-                     : builtins().by_op[size_t(Op::name)]->fn2(x, y))
-  BUILTIN2(ADD, rt::int_add(x, y))
-  BUILTIN2(SUB, rt::int_sub(x, y))
-  BUILTIN2(MUL, rt::int_mul(x, y))
-  BUILTIN2(DIV, rt::int_div(x, y))
-  BUILTIN2(MOD, rt::int_mod(x, y))
-  COMPARE2(LESS, <)
-  COMPARE2(LESSEQ, <=)
-  COMPARE2(GREATER, >)
-  COMPARE2(GREATEREQ, >=)
-  BUILTIN2(COMPARE, x.is_small() && y.is_small()
-                        ? Value::small((x.small_value() > y.small_value()) - (x.small_value() < y.small_value()))
-                        : builtins().by_op[size_t(Op::COMPARE)]->fn2(x, y))
-  BUILTIN2(EQ, Value::boolean(equal_values(x, y)))
-  CASE(ADDI) {
-    const Value& x = R[ins.b];
-    const int64_t k = int64_t(ins.c) - 32768;
-    if (x.is_small() && INTACT()) [[likely]] {
-      const int64_t r = x.small_value() + k;
-      set(R[ins.a], Value::fits_small(r) ? Value::small(r) : rt::make_integer(r));
-    } else {
-      slow_to(vm, ins.a,
-              INTACT() ? rt::int_add(x, Value::small(k)) : call_rebound(Op::ADDI, x, Value::small(k), cx, LOC()));
-      RELOAD();
+#define TEST(name, expr)                                                          \
+  CASE(name) {                                                                    \
+    OPERANDS();                                                                   \
+    if (fast) [[likely]] {                                                        \
+      R[ins.a].put_bits((expr) ? Value::truth().bits() : Value::falsity().bits()); \
+      NEXT();                                                                     \
+    }                                                                             \
+    BUILTIN_SLOW(name);                                                           \
+    NEXT();                                                                       \
+  }
+  ARITH(ADD, SMALL(x) + SMALL(y))
+  ARITH(SUB, SMALL(x) - SMALL(y))
+  CASE(MUL) {
+    OPERANDS();
+    int64_t r;
+    if (fast && !__builtin_mul_overflow(SMALL(x), SMALL(y), &r) && Value::fits_small(r)) [[likely]] {
+      R[ins.a].put_bits(WORD(r));
+      NEXT();
     }
+    BUILTIN_SLOW(MUL);
+    NEXT();
+  }
+  CASE(DIV) {  // Euclidean: truncate, then one step when the remainder is negative
+    OPERANDS();
+    if (fast && SMALL(y) != 0) [[likely]] {
+      const int64_t a = SMALL(x), b = SMALL(y);
+      int64_t q = a / b;
+      if (a % b < 0) q += b > 0 ? -1 : 1;
+      if (Value::fits_small(q)) [[likely]] {  // only -2^62 / -1 does not
+        R[ins.a].put_bits(WORD(q));
+        NEXT();
+      }
+    }
+    BUILTIN_SLOW(DIV);
+    NEXT();
+  }
+  CASE(MOD) {  // Euclidean: never negative
+    OPERANDS();
+    if (fast && SMALL(y) != 0) [[likely]] {
+      const int64_t b = SMALL(y);
+      int64_t r = SMALL(x) % b;
+      if (r < 0) r += b > 0 ? b : -b;
+      R[ins.a].put_bits(WORD(r));
+      NEXT();
+    }
+    BUILTIN_SLOW(MOD);
+    NEXT();
+  }
+  TEST(LESS, SMALL(x) < SMALL(y))
+  TEST(LESSEQ, SMALL(x) <= SMALL(y))
+  TEST(GREATER, SMALL(x) > SMALL(y))
+  TEST(GREATEREQ, SMALL(x) >= SMALL(y))
+  CASE(COMPARE) {
+    OPERANDS();
+    if (fast) [[likely]] {
+      R[ins.a].put_bits(WORD((SMALL(x) > SMALL(y)) - (SMALL(x) < SMALL(y))));
+      NEXT();
+    }
+    BUILTIN_SLOW(COMPARE);
+    NEXT();
+  }
+  CASE(EQ) {
+    OPERANDS();
+    if (INTACT() && (x == y || (x & 3) || (y & 3))) [[likely]] {  // the same word, or not both objects
+      R[ins.a].put_bits(x == y ? Value::truth().bits() : Value::falsity().bits());
+      NEXT();
+    }
+    (void)fast;
+    BUILTIN_SLOW(EQ);
+    NEXT();
+  }
+  CASE(ADDI) {
+    const uint64_t x = R[ins.b].bits();
+    if ((x & 1) && INTACT()) [[likely]] {
+      const int64_t r = SMALL(x) + (int64_t(ins.c) - 32768);
+      if (Value::fits_small(r)) [[likely]] {
+        R[ins.a].put_bits(WORD(r));
+        NEXT();
+      }
+    }
+    slow_to(vm, ins.a, builtin_slow(Op::ADDI, R[ins.b], Value::small(int64_t(ins.c) - 32768), INTACT(), cx, LOC()));
+    RELOAD();
     NEXT();
   }
   CASE(SUBI) {
-    const Value& x = R[ins.b];
-    const int64_t k = int64_t(ins.c) - 32768;
-    if (x.is_small() && INTACT()) [[likely]] {
-      const int64_t r = x.small_value() - k;
-      set(R[ins.a], Value::fits_small(r) ? Value::small(r) : rt::make_integer(r));
-    } else {
-      slow_to(vm, ins.a,
-              INTACT() ? rt::int_sub(x, Value::small(k)) : call_rebound(Op::SUBI, x, Value::small(k), cx, LOC()));
-      RELOAD();
+    const uint64_t x = R[ins.b].bits();
+    if ((x & 1) && INTACT()) [[likely]] {
+      const int64_t r = SMALL(x) - (int64_t(ins.c) - 32768);
+      if (Value::fits_small(r)) [[likely]] {
+        R[ins.a].put_bits(WORD(r));
+        NEXT();
+      }
     }
+    slow_to(vm, ins.a, builtin_slow(Op::SUBI, R[ins.b], Value::small(int64_t(ins.c) - 32768), INTACT(), cx, LOC()));
+    RELOAD();
     NEXT();
   }
 
@@ -651,7 +734,8 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
     NEXT();
   }
   CASE(JNEQ) {
-    if (!equal_values(R[ins.a], R[ins.b])) JUMP(ins.c);
+    const uint64_t x = R[ins.a].bits(), y = R[ins.b].bits();
+    if (x != y && ((x & 3) || (y & 3) || !rt::equal(R[ins.a], R[ins.b]))) JUMP(ins.c);
     NEXT();
   }
   CASE(JNEQK) {
@@ -660,12 +744,12 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
   }
 #define JCOMPARE(name, test)                                                       \
   CASE(name) {                                                                     \
-    const Value& x = R[ins.a];                                                     \
-    const Value& y = (ins.x & 1) ? K[ins.b] : R[ins.b];                            \
-    if (x.is_small() && y.is_small() && INTACT()) [[likely]] {                     \
-      if (!(x.small_value() test y.small_value())) JUMP(ins.c);                    \
+    const uint64_t x = R[ins.a].bits();                                            \
+    const uint64_t y = ((ins.x & 1) ? K[ins.b] : R[ins.b]).bits();                 \
+    if ((x & y & 1) && INTACT()) [[likely]] {                                      \
+      if (!(SMALL(x) test SMALL(y))) JUMP(ins.c);                                  \
     } else {                                                                       \
-      const bool holds = compare_slow(Op::name, x, y, INTACT(), cx, LOC());        \
+      const bool holds = builtin_slow(Op::name, R[ins.a], (ins.x & 1) ? K[ins.b] : R[ins.b], INTACT(), cx, LOC()).is_true(); \
       RELOAD();                                                                    \
       if (!holds) JUMP(ins.c);                                                     \
     }                                                                              \
@@ -691,7 +775,10 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
   }
   CASE(TAGSWITCH) {
     const Value& v = R[ins.a];
-    JUMP(v.is_pair() ? P->switches[ins.b].target(v.as<rt::Pair>()->head.bits()) : ins.c);
+    if (v.is_pair())
+      pc = P->code.data() + P->switches[ins.b].target(v.as<rt::Pair>()->head.bits());
+    else
+      JUMP(ins.c);
     NEXT();
   }
   CASE(UNPAIRJ) {
@@ -1023,8 +1110,12 @@ do_tailexec:  // run R(a) as a statement in place of this frame
 #undef NEXT
 #undef CASE
 #undef PUSH
-#undef BUILTIN2
-#undef COMPARE2
+#undef SMALL
+#undef WORD
+#undef OPERANDS
+#undef BUILTIN_SLOW
+#undef ARITH
+#undef TEST
 #undef JCOMPARE
 }
 
