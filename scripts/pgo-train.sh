@@ -23,6 +23,17 @@ runs=(
   "parallel P=2 K=50000"
   "squeue k=50000"
   "fqueue K=100000"
+  "nqueens N=8"
+  "nqueenk N=8 W=4"
+  "sortedlist C=4 M=1000"
+  "sieve N=5000"
+  "stash C=4 M=2000"
+  "bigseries D=4000 F=20000"
+  "msort N=10000 R=2"
+  "interp N=20"
+  "collatz N=30000 W=2"
+  "trialdiv N=100000 W=2"
+  "listops N=20000 R=2"
 )
 for r in "${runs[@]}"; do
   set -- $r

@@ -99,6 +99,19 @@ class CallStack {
     *top_ = c;
     return top_++;
   }
+  // A frame for a call (no site), its fields written one by one.
+  CallInfo* push_call(const Proto* proto, uint32_t base, Kind kind) {
+    if (top_ == end_) [[unlikely]]
+      grow();
+    CallInfo* c = top_++;
+    c->proto = proto;
+    c->base = base;
+    c->kind = kind;
+    c->entry = false;
+    c->f_borrowed = false;
+    c->has_site = false;
+    return c;
+  }
   void pop_back() { --top_; }
   void resize(size_t n) { top_ = first_ + n; }
 
@@ -134,6 +147,14 @@ struct VmState final : rt::EngineState {
     if (n <= cap) [[likely]]
       return;
     grow(n);
+  }
+  // The same for a call's frame: false when it would go too deep.
+  bool room_for_call(size_t n) {
+    if (n <= cap && calls.size() < kMaxDepth) [[likely]]
+      return true;
+    if (calls.size() >= kMaxDepth || n > kMaxStack) return false;
+    grow(n);
+    return true;
   }
   [[gnu::noinline]] void grow(size_t n) {
     if (n > kMaxStack) throw std::bad_alloc();  // reported by the caller as "recursion too deep"
@@ -309,7 +330,7 @@ inline void clear(Value& r) {
 
 // Releases a frame's registers and its function (unless borrowed).
 inline void drop_frame(Value* R, const CallInfo& ci) {
-  for (uint32_t i = 0, n = ci.proto->nregs; i < n; ++i) clear(R[i]);
+  for (uint32_t i = 0, n = ci.proto->nregs; i < n; ++i) R[i].put_bits(rt::Value().leak_bits());
   if (ci.f_borrowed)
     R[-1].leak_bits();
   else
@@ -504,14 +525,13 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
   do {                                                                                   \
     const uint32_t nb = ci->base + ins.a + 1;                                            \
     ci->pc = pc;                                                                         \
-    if (vm.calls.size() >= kMaxDepth) [[unlikely]]                                       \
+    if (!vm.room_for_call(size_t(nb) + (proto_)->nregs)) [[unlikely]]                    \
       too_deep(loc_);                                                                    \
-    try {                                                                                \
-      vm.ensure(size_t(nb) + (proto_)->nregs);                                           \
-    } catch (const std::bad_alloc&) {                                                    \
-      too_deep(loc_);                                                                    \
+    ci = vm.calls.push_call((proto_), nb, (kind_));                                      \
+    if (has_site_) {                                                                     \
+      ci->has_site = true;                                                               \
+      ci->site = (site_);                                                                \
     }                                                                                    \
-    ci = vm.calls.push({(proto_), nullptr, nb, (kind_), false, false, (has_site_), (site_)}); \
     P = (proto_);                                                                        \
     R = vm.stack + nb;                                                                   \
     K = P->consts.data();                                                                \
@@ -805,7 +825,7 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
       const uint64_t bits = g.cell->load(std::memory_order_acquire);
       if (!bits) [[unlikely]]
         runtime_error(LOC(), "'" + cx.rt.globals().name(g.slot) + "' is not defined");
-      R[ins.a] = Value::from_immortal_bits(bits);
+      R[ins.a].put_bits(bits);  // a global's object is immortal: no count
     }
     const Value& fn = R[ins.a];
     if (is_humus(fn)) [[likely]] {
@@ -971,7 +991,7 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
 
   // ----------------------------------------------------------------- ends
   CASE(RET) {
-    result = std::move(R[ins.a]);
+    result.put_bits(R[ins.a].leak_bits());
     goto do_return;
   }
   CASE(RETK) {
@@ -1043,13 +1063,10 @@ do_return:  // a value frame ends with `result`
     vm.calls.pop_back();
     return Outcome::Value;
   }
-  {
-    Value* slot = R - 1;  // the caller's R(a), where the callee was
-    vm.calls.pop_back();
-    RELOAD();
-    pc = ci->pc;
-    *slot = std::move(result);
-  }
+  (R - 1)->put_bits(result.leak_bits());  // the caller's R(a), where the callee was (now empty)
+  vm.calls.pop_back();
+  RELOAD();
+  pc = ci->pc;
   NEXT();
 
 do_end:  // statement code ends
