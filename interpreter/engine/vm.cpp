@@ -329,7 +329,7 @@ inline void clear(Value& r) {
 }
 
 // Releases a frame's registers and its function (unless borrowed).
-inline void drop_frame(Value* R, const CallInfo& ci) {
+[[gnu::always_inline]] inline void drop_frame(Value* R, const CallInfo& ci) {
   for (uint32_t i = 0, n = ci.proto->nregs; i < n; ++i) R[i].put_bits(rt::Value().leak_bits());
   if (ci.f_borrowed)
     R[-1].leak_bits();
@@ -362,37 +362,36 @@ inline void set(Value& r, Value&& v) {
 // A Value given up by a register (x: move) or copied from it.
 inline Value take(Value& r, bool move) { return move ? std::move(r) : Value(r); }
 
-// R(b) = head of R(a), R(b+1) = its tail. Both halves are read first:
-// writing R(b) may drop the pair itself (b == a).
-inline void unpair(Value* R, uint32_t a, uint32_t b) {
+// R(b) = head of R(a), R(b+1) = its tail. Both halves are counted first:
+// writing R(b) or R(b+1) may drop the pair itself (b == a, or a register
+// still holding it from an earlier turn of a loop).
+[[gnu::always_inline]] inline void unpair(Value* R, uint32_t a, uint32_t b) {
   const auto* p = R[a].as<rt::Pair>();
-  Value h = p->head;
-  Value t = p->tail;
-  R[b] = std::move(h);
-  R[b + 1] = std::move(t);
+  const uint64_t h = Value::retain_bits(p->head.bits());
+  const uint64_t t = Value::retain_bits(p->tail.bits());
+  R[b].put_bits(h);
+  R[b + 1].put_bits(t);
+}
+
+// The same when R(a) is not read again: it is emptied, and a pair nobody
+// else holds gives up its halves (no counting) and is freed at once.
+[[gnu::always_inline]] inline void unpair_last(Value* R, uint32_t a, uint32_t b) {
+  auto* p = R[a].as<rt::Pair>();
+  if (p->refs.load(std::memory_order_acquire) == 1 && !p->immortal()) {
+    const uint64_t h = p->head.leak_bits(), t = p->tail.leak_bits();
+    R[a].leak_bits();
+    R[b].put_bits(h);
+    R[b + 1].put_bits(t);
+    rt::free_emptied_pair(p);
+    return;
+  }
+  unpair(R, a, b);
+  R[a].put_bits(Value().leak_bits());
 }
 
 // A result computed by code that may have entered the VM again (so the
 // stack may have moved): stored through the frame, not a stale pointer.
 inline void slow_to(VmState& vm, uint32_t a, Value v) { vm.stack[vm.calls.back().base + a] = std::move(v); }
-
-// The same when R(a) is not read again: it is emptied, and a pair nobody
-// else holds gives up its halves (no counting) and is freed at once.
-inline void unpair_last(Value* R, uint32_t a, uint32_t b) {
-  auto* p = R[a].as<rt::Pair>();
-  if (p->refs.load(std::memory_order_acquire) == 1 && !p->immortal()) {
-    set(R[b], std::move(p->head));
-    set(R[b + 1], std::move(p->tail));
-    R[a].leak_bits();
-    rt::free_emptied_pair(p);
-    return;
-  }
-  Value h = p->head;
-  Value t = p->tail;
-  R[a] = Value();
-  set(R[b], std::move(h));
-  set(R[b + 1], std::move(t));
-}
 
 // A captured value, from the frame that makes a closure or block.
 Value capture(const CaptureSource& s, Value* R) {
