@@ -154,7 +154,7 @@ std::string Interpreter::resolve_module(const std::string& name, const std::stri
 void Interpreter::report_source_diagnostic(const ast::Source& source, ast::Loc loc, const char* severity,
                                            const std::string& message) {
   if (diagnostic_handler_)
-    diagnostic_handler_({source.name, loc.line, loc.column, severity, message});
+    diagnostic_handler_({source.name, loc.line, loc.line ? parse::char_column(source.text, loc) : 0, severity, message});
   else
     runtime_->write_err(parse::format_diagnostic(source, loc, severity, message));
 }
@@ -232,7 +232,7 @@ Interpreter::Outcome Interpreter::run_stmt(const CompiledUnit& unit, const TopSt
       } else if (on_value) {
         on_value(v);
       } else if (!v.is_undefined()) {
-        rt::runtime_error(t.source_loc, "a top-level statement must give a block or ?, not " + describe(v));
+        runtime_->report_warning(t.source_loc, "this statement's value is not a block, so it does nothing: " + describe(v));
       }
     } else {
       run_top(t.proto, t.proto.entry_stmt, cx);

@@ -34,7 +34,7 @@ class Interpreter {
   // Runs the unit's top-level statements in order, stopping at the first that
   // fails. `on_value`, when set, receives the value of every expression
   // statement that is not a block (the REPL prints them); without it such a
-  // value is a runtime error, as in a script.
+  // value is ignored, as in a script (-W reports it).
   Outcome run(const CompiledUnit& unit, const std::function<void(const rt::Value&)>& on_value = {});
   // Loads and runs a whole source (the `humus FILE` path, without waiting).
   Outcome run_source(ast::SourcePtr source);
