@@ -8,6 +8,7 @@
 #include "grammar/diagnostic.hpp"
 #include "grammar/parser.hpp"
 #include "interpreter/compile/compiler.hpp"
+#include "interpreter/compile/script_block.hpp"
 #include "interpreter/engine/vm.hpp"
 
 namespace humus::interp {
@@ -24,7 +25,7 @@ Interpreter::~Interpreter() {
   runtime_.reset();
 }
 
-CompiledUnit* Interpreter::load(ast::SourcePtr source, Outcome* outcome, bool* incomplete) {
+CompiledUnit* Interpreter::load(ast::SourcePtr source, Outcome* outcome, bool* incomplete, ScriptMode mode) {
   if (incomplete) *incomplete = false;
   parse::ParseResult parsed = parse::parse_program(source);
   if (!parsed.program) {
@@ -34,6 +35,7 @@ CompiledUnit* Interpreter::load(ast::SourcePtr source, Outcome* outcome, bool* i
     if (outcome) *outcome = Outcome::SyntaxError;
     return nullptr;
   }
+  if (mode == ScriptMode::OneBlock) parsed.program = as_one_block(std::move(*parsed.program));
   try {
     auto unit = compile_program(*parsed.program, *runtime_, arena_);
     for (const auto& w : unit->warnings) report_source_diagnostic(*source, w.loc, "warning", w.message);
@@ -56,9 +58,9 @@ Interpreter::Outcome Interpreter::run(const CompiledUnit& unit, const std::funct
   return Outcome::Ok;
 }
 
-Interpreter::Outcome Interpreter::run_source(ast::SourcePtr source) {
+Interpreter::Outcome Interpreter::run_source(ast::SourcePtr source, ScriptMode mode) {
   Outcome outcome;
-  CompiledUnit* unit = load(std::move(source), &outcome);
+  CompiledUnit* unit = load(std::move(source), &outcome, nullptr, mode);
   if (!unit) return outcome;
   return run(*unit);
 }
