@@ -111,7 +111,8 @@ bool at_end_of_input(const char* p, const char* end) {
     char c = *p;
     if (c == ' ' || c == '\t' || c == '\r' || c == '\n') {
       ++p;
-    } else if (c == '#' && (p + 1 == end || p[1] == ' ' || p[1] == '\t' || p[1] == '\r' || p[1] == '\n' || p[1] == '#')) {
+    } else if (c == '#' &&
+               (p + 1 == end || p[1] == ' ' || p[1] == '\t' || p[1] == '\r' || p[1] == '\n' || p[1] == '#')) {
       while (p != end && *p != '\n') ++p;
     } else {
       return false;
@@ -202,8 +203,8 @@ struct control : pegtl::normal<Rule> {
     if constexpr (g::errors::expects_name<Rule>) {
       std::string_view w = word_at(p, end);
       // after '=', `NOW` or `NEW x` is a value that lacks its '$': the rule's message says so
-      bool value_keyword = std::is_same_v<Rule, g::match_rhs> &&
-                           (w == "NOW" || w == "NEW" || w == "CASE" || w == "IF" || w == "LET");
+      bool value_keyword =
+          std::is_same_v<Rule, g::match_rhs> && (w == "NOW" || w == "NEW" || w == "CASE" || w == "IF" || w == "LET");
       if (is_keyword(w) && !value_keyword) {
         message = fmt::format("'{}' is a keyword and cannot be used as a name", w);
       }

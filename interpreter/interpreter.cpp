@@ -156,7 +156,8 @@ std::string Interpreter::resolve_module(const std::string& name, const std::stri
 void Interpreter::report_source_diagnostic(const ast::Source& source, ast::Loc loc, const char* severity,
                                            const std::string& message) {
   if (diagnostic_handler_)
-    diagnostic_handler_({source.name, loc.line, loc.line ? parse::char_column(source.text, loc) : 0, severity, message});
+    diagnostic_handler_(
+        {source.name, loc.line, loc.line ? parse::char_column(source.text, loc) : 0, severity, message});
   else
     runtime_->write_err(parse::format_diagnostic(source, loc, severity, message));
 }
@@ -234,7 +235,8 @@ Interpreter::Outcome Interpreter::run_stmt(const CompiledUnit& unit, const TopSt
       } else if (on_value) {
         on_value(v);
       } else if (!v.is_undefined()) {
-        runtime_->report_warning(t.source_loc, "this statement's value is not a block, so it does nothing: " + describe(v));
+        runtime_->report_warning(t.source_loc,
+                                 "this statement's value is not a block, so it does nothing: " + describe(v));
       }
     } else {
       run_top(t.proto, t.proto.entry_stmt, cx);

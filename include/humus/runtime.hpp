@@ -141,8 +141,7 @@ class Runtime {
   // ---- loading code (one at a time; actors keep running meanwhile)
   // Runs `code` as a script named `name`. An expression statement that is not
   // a block is allowed and its value is Result::value (the last one).
-  Result eval(std::string_view code, std::string_view name = "<eval>",
-              ScriptMode mode = ScriptMode::Statements);
+  Result eval(std::string_view code, std::string_view name = "<eval>", ScriptMode mode = ScriptMode::Statements);
   // Runs a script file (its relative IMPORTs start from its folder).
   Result load_file(const std::string& path, ScriptMode mode = ScriptMode::Statements);
   // IMPORT "module" (stdlib name or path), once per runtime.

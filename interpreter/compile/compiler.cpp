@@ -770,8 +770,7 @@ void Compiler::unify(Fn& fn, Side l, Side r, ast::Loc loc, Labels& fails, Binder
   const bool lb = binds(l), rb = binds(r);
   if (!lb && !rb && gives_value(l) && gives_value(r)) {
     // An equality test.
-    if (!l.from && !r.from &&
-        (comparison_test(fn, *l.p, *r.p, fails) || comparison_test(fn, *r.p, *l.p, fails)))
+    if (!l.from && !r.from && (comparison_test(fn, *l.p, *r.p, fails) || comparison_test(fn, *r.p, *l.p, fails)))
       return;
     TempGuard temps(fn);
     for (Side side : {r, l}) {

@@ -187,8 +187,8 @@ TEST_CASE("errors come back as diagnostics with file, line and column, not as ou
 TEST_CASE("ScriptMode::OneBlock runs a script the uFork way: dataflow order, one transaction") {
   Host h;
   // A forward reference to a later DEF works; the names stay the block's own.
-  humus::Result fwd = h.rt.eval("SEND answer TO println\nDEF answer AS add(x, 2)\nDEF x AS 40", "fwd.hum",
-                                humus::ScriptMode::OneBlock);
+  humus::Result fwd =
+      h.rt.eval("SEND answer TO println\nDEF answer AS add(x, 2)\nDEF x AS 40", "fwd.hum", humus::ScriptMode::OneBlock);
   CHECK(fwd.ok());
   CHECK(h.output() == "42\n");
   CHECK_FALSE(h.rt.global("answer").has_value());
@@ -196,8 +196,7 @@ TEST_CASE("ScriptMode::OneBlock runs a script the uFork way: dataflow order, one
   humus::Result in_order = h.rt.eval("SEND answer TO println\nDEF answer AS 1", "fwd.hum");
   CHECK(in_order.status == humus::Result::Status::RuntimeError);
   // THROW anywhere cancels every SEND of the script.
-  humus::Result thrown =
-      h.rt.eval("SEND #never TO println\nTHROW #stop", "throw.hum", humus::ScriptMode::OneBlock);
+  humus::Result thrown = h.rt.eval("SEND #never TO println\nTHROW #stop", "throw.hum", humus::ScriptMode::OneBlock);
   CHECK(thrown.status == humus::Result::Status::RuntimeError);
   CHECK(h.output() == "42\n");
   // A name bound twice is an error before anything runs.
