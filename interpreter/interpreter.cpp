@@ -8,6 +8,7 @@
 #include "grammar/diagnostic.hpp"
 #include "grammar/parser.hpp"
 #include "interpreter/compile/compiler.hpp"
+#include "interpreter/compile/script_block.hpp"
 #include "interpreter/engine/vm.hpp"
 
 namespace humus::interp {
@@ -24,7 +25,7 @@ Interpreter::~Interpreter() {
   runtime_.reset();
 }
 
-CompiledUnit* Interpreter::load(ast::SourcePtr source, Outcome* outcome, bool* incomplete) {
+CompiledUnit* Interpreter::load(ast::SourcePtr source, Outcome* outcome, bool* incomplete, ScriptMode mode) {
   if (incomplete) *incomplete = false;
   parse::ParseResult parsed = parse::parse_program(source);
   if (!parsed.program) {
@@ -34,6 +35,7 @@ CompiledUnit* Interpreter::load(ast::SourcePtr source, Outcome* outcome, bool* i
     if (outcome) *outcome = Outcome::SyntaxError;
     return nullptr;
   }
+  if (mode == ScriptMode::OneBlock) parsed.program = as_one_block(std::move(*parsed.program));
   try {
     auto unit = compile_program(*parsed.program, *runtime_, arena_);
     for (const auto& w : unit->warnings) report_source_diagnostic(*source, w.loc, "warning", w.message);
@@ -56,9 +58,9 @@ Interpreter::Outcome Interpreter::run(const CompiledUnit& unit, const std::funct
   return Outcome::Ok;
 }
 
-Interpreter::Outcome Interpreter::run_source(ast::SourcePtr source) {
+Interpreter::Outcome Interpreter::run_source(ast::SourcePtr source, ScriptMode mode) {
   Outcome outcome;
-  CompiledUnit* unit = load(std::move(source), &outcome);
+  CompiledUnit* unit = load(std::move(source), &outcome, nullptr, mode);
   if (!unit) return outcome;
   return run(*unit);
 }
@@ -154,7 +156,8 @@ std::string Interpreter::resolve_module(const std::string& name, const std::stri
 void Interpreter::report_source_diagnostic(const ast::Source& source, ast::Loc loc, const char* severity,
                                            const std::string& message) {
   if (diagnostic_handler_)
-    diagnostic_handler_({source.name, loc.line, loc.column, severity, message});
+    diagnostic_handler_(
+        {source.name, loc.line, loc.line ? parse::char_column(source.text, loc) : 0, severity, message});
   else
     runtime_->write_err(parse::format_diagnostic(source, loc, severity, message));
 }
@@ -232,7 +235,8 @@ Interpreter::Outcome Interpreter::run_stmt(const CompiledUnit& unit, const TopSt
       } else if (on_value) {
         on_value(v);
       } else if (!v.is_undefined()) {
-        rt::runtime_error(t.source_loc, "a top-level statement must give a block or ?, not " + describe(v));
+        runtime_->report_warning(t.source_loc,
+                                 "this statement's value is not a block, so it does nothing: " + describe(v));
       }
     } else {
       run_top(t.proto, t.proto.entry_stmt, cx);

@@ -27,17 +27,22 @@ class Interpreter {
   Interpreter& operator=(const Interpreter&) = delete;
 
   enum class Outcome { Ok, SyntaxError, CompileError, RuntimeError };
+  // How a script's top-level statements run: one at a time, in order, each
+  // its own transaction (LANGUAGE.md section 8; humus_js), or all as one
+  // block, ordered by dataflow, in one transaction (uFork; script_block.hpp).
+  enum class ScriptMode { Statements, OneBlock };
 
   // Parses and compiles; on failure reports the diagnostic and returns null.
   // `incomplete`, when given, is set for input that ends inside an open construct.
-  CompiledUnit* load(ast::SourcePtr source, Outcome* outcome = nullptr, bool* incomplete = nullptr);
+  CompiledUnit* load(ast::SourcePtr source, Outcome* outcome = nullptr, bool* incomplete = nullptr,
+                     ScriptMode mode = ScriptMode::Statements);
   // Runs the unit's top-level statements in order, stopping at the first that
   // fails. `on_value`, when set, receives the value of every expression
   // statement that is not a block (the REPL prints them); without it such a
-  // value is a runtime error, as in a script.
+  // value is ignored, as in a script (-W reports it).
   Outcome run(const CompiledUnit& unit, const std::function<void(const rt::Value&)>& on_value = {});
   // Loads and runs a whole source (the `humus FILE` path, without waiting).
-  Outcome run_source(ast::SourcePtr source);
+  Outcome run_source(ast::SourcePtr source, ScriptMode mode = ScriptMode::Statements);
 
   // IMPORT (LANGUAGE.md section 10), for hosts: runs module `name` once per
   // interpreter, as `IMPORT "name"` in a file in folder `from_dir` would

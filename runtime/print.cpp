@@ -118,4 +118,11 @@ std::string to_string(const Value& v) {
   return s;
 }
 
+std::string describe(const Value& v) {
+  constexpr size_t kMax = 200;
+  std::string s = to_string(v);
+  if (s.size() > kMax) s = s.substr(0, kMax) + "...";
+  return s;
+}
+
 }  // namespace humus::rt

@@ -11,5 +11,7 @@ namespace humus::rt {
 
 void print_value(std::string& out, const Value& v);
 std::string to_string(const Value& v);
+// The same for a diagnostic: cut short (with "...") when long.
+std::string describe(const Value& v);
 
 }  // namespace humus::rt

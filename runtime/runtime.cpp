@@ -249,6 +249,23 @@ void Runtime::report_error(const EventError& e, const Actor* actor, const Value*
   write_err(text);
 }
 
+void Runtime::report_warning(const SourceLoc& loc, const std::string& message) {
+  if (!warnings_on()) return;
+  write_err(location(loc) + ": warning: " + message + "\n");
+}
+
+void Runtime::drop_send(const SourceLoc& loc, const Value& target, const Value& message, Context& cx) {
+  // A worker's own counter inside an event; top-level statements and hosts
+  // share one.
+  if (cx.self)
+    Context::bump(cx.unhandled);
+  else
+    dropped_outside_.fetch_add(1, std::memory_order_relaxed);
+  if (warnings_on())
+    report_warning(loc, "message dropped: the target " + describe(target) +
+                            " is not an actor (message: " + describe(message) + ")");
+}
+
 void Runtime::report_unhandled(const Actor& actor, const Value& message) {
   if (!options_.warn_unhandled && !trace_.load(std::memory_order_relaxed)) return;
   SourceLoc loc;
@@ -261,7 +278,7 @@ RuntimeStats Runtime::stats() const {
   DispatchStats d = dispatcher_.stats();
   RuntimeStats s;
   s.events = d.events;
-  s.unhandled = d.unhandled;
+  s.unhandled = d.unhandled + dropped_outside_.load(std::memory_order_relaxed);
   s.errors = errors_.load(std::memory_order_relaxed);
   s.actors = next_actor_id_.load(std::memory_order_relaxed) - 1;
   s.queued = d.queued;

@@ -39,7 +39,10 @@ struct RuntimeOptions {
   TextSink out;                  // program output (println); default stdout
   TextSink err;                  // diagnostics; default stderr
   bool trace = false;            // report every message-event
-  bool warn_unhandled = false;   // report every unhandled message
+  // -W: report every message dropped (unhandled, or sent to a non-actor)
+  // and every value the language quietly ignores (a non-function applied, a
+  // statement's non-block value), each with its source location.
+  bool warn_unhandled = false;
   Limits limits;                 // resource limits (runtime/limits.hpp); none by default
 };
 
@@ -87,6 +90,13 @@ class Runtime final : public EventRunner {
 
   // Reports a failed event (actor may be null for top-level statements).
   void report_error(const EventError& e, const Actor* actor, const Value* message);
+  // Whether what the language quietly drops or ignores is reported (-W or --trace).
+  bool warnings_on() const { return options_.warn_unhandled || trace_.load(std::memory_order_relaxed); }
+  // "FILE:LINE:COLUMN: warning: MESSAGE" on stderr, when warnings_on().
+  void report_warning(const SourceLoc& loc, const std::string& message);
+  // A message sent to something that is not an actor: dropped, counted as
+  // unhandled, and reported with -W.
+  void drop_send(const SourceLoc& loc, const Value& target, const Value& message, Context& cx);
   bool had_error() const { return errors_.load(std::memory_order_relaxed) != 0; }
   RuntimeStats stats() const;
   unsigned threads() const { return dispatcher_.threads(); }
@@ -118,6 +128,7 @@ class Runtime final : public EventRunner {
   std::chrono::steady_clock::time_point start_time_;
   std::atomic<uint64_t> next_actor_id_{1};
   std::atomic<uint64_t> errors_{0};
+  std::atomic<uint64_t> dropped_outside_{0};  // unhandled outside any worker's event (top level, hosts)
   std::atomic<bool> trace_{false};  // options_.trace, switchable while running
   mutable std::mutex err_mutex_;
   std::mt19937_64 rng_;  // used only inside `random`'s events, one at a time

@@ -37,7 +37,7 @@ struct Diagnostic {
   enum class Severity { Error, Warning };
   std::string file;             // as given ("<eval>", a path, "stdlib/NAME.hum")
   unsigned line = 0;            // 1-based; 0 when there is no position
-  unsigned column = 0;          // 1-based, in bytes
+  unsigned column = 0;          // 1-based, in characters (code points)
   Severity severity = Severity::Error;
   std::string message;
 
@@ -58,6 +58,12 @@ struct Result {
 
 enum class LogLevel { Trace, Warning, Error };
 
+// How a script's top-level statements run (docs/language.md, section 8):
+// one at a time, in order, each a transaction of its own (the default, as
+// humus_js and the REPL do), or the uFork way: the whole script as one
+// block, its statements ordered by dataflow, all in one transaction.
+enum class ScriptMode { Statements, OneBlock };
+
 struct Options {
   unsigned threads = 1;              // worker threads
   unsigned budget = 32;              // messages an actor handles per turn
@@ -72,7 +78,9 @@ struct Options {
   std::function<void(LogLevel, std::string_view)> logger;
   bool prelude = true;               // import stdlib/prelude.hum first
   bool trace = false;                // report every message-event
-  bool warn_unhandled = false;       // report messages no behavior matched
+  // Report messages dropped (unhandled, or sent to a non-actor) and values
+  // quietly ignored (a non-function applied, a statement's non-block value).
+  bool warn_unhandled = false;
   // Resource limits (docs/reliability.md); 0 means none. Going over one
   // stops the run: queued messages are dropped, limit_reached() says which.
   struct Limits {
@@ -133,9 +141,9 @@ class Runtime {
   // ---- loading code (one at a time; actors keep running meanwhile)
   // Runs `code` as a script named `name`. An expression statement that is not
   // a block is allowed and its value is Result::value (the last one).
-  Result eval(std::string_view code, std::string_view name = "<eval>");
+  Result eval(std::string_view code, std::string_view name = "<eval>", ScriptMode mode = ScriptMode::Statements);
   // Runs a script file (its relative IMPORTs start from its folder).
-  Result load_file(const std::string& path);
+  Result load_file(const std::string& path, ScriptMode mode = ScriptMode::Statements);
   // IMPORT "module" (stdlib name or path), once per runtime.
   Result import(const std::string& module);
 

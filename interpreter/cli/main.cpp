@@ -42,6 +42,7 @@ struct Options {
   bool trace = false;
   bool warn_unhandled = false;
   bool no_prelude = false;
+  bool one_block = false;
   std::string log_level = "warn";
   humus::rt::Limits limits;
 };
@@ -79,6 +80,11 @@ humus::rt::RuntimeOptions runtime_options(const Options& o) {
   return ro;
 }
 
+humus::interp::Interpreter::ScriptMode mode(const Options& o) {
+  return o.one_block ? humus::interp::Interpreter::ScriptMode::OneBlock
+                     : humus::interp::Interpreter::ScriptMode::Statements;
+}
+
 // Runs one program to quiescence; returns the exit status.
 int run(const Options& o, humus::ast::SourcePtr source) {
   humus::rt::RuntimeOptions ro = runtime_options(o);
@@ -92,7 +98,7 @@ int run(const Options& o, humus::ast::SourcePtr source) {
     using Outcome = humus::interp::Interpreter::Outcome;
     if (o.check || o.dump_code) {
       Outcome outcome;
-      humus::interp::CompiledUnit* unit = interp.load(source, &outcome);
+      humus::interp::CompiledUnit* unit = interp.load(source, &outcome, nullptr, mode(o));
       status = unit ? kExitOk : kExitUsage;
       if (unit && o.dump_code) std::cout << humus::interp::disassemble(*unit);
       return;
@@ -104,7 +110,7 @@ int run(const Options& o, humus::ast::SourcePtr source) {
       return;
     }
     Outcome outcome;
-    humus::interp::CompiledUnit* unit = interp.load(source, &outcome);
+    humus::interp::CompiledUnit* unit = interp.load(source, &outcome, nullptr, mode(o));
     if (!unit) {
       status = kExitUsage;
       return;
@@ -160,7 +166,11 @@ int main(int argc, char** argv) {
   app.add_option("--seed", o.seed,
                  "seed for `random`; with one thread (the default when --seed is given) runs are repeatable");
   app.add_flag("--trace", o.trace, "print every message-event to stderr");
-  app.add_flag("-W,--warn-unhandled", o.warn_unhandled, "report every message that no behavior handled");
+  app.add_flag("-W,--warn,--warn-unhandled", o.warn_unhandled,
+               "report every message dropped (unhandled, or sent to a non-actor) and every value quietly ignored "
+               "(a non-function applied, a statement's non-block value), with its location");
+  app.add_flag("--whole-script-as-one-block", o.one_block,
+               "run the script the uFork way: all of it as one block, ordered by dataflow, in one transaction");
   app.add_flag("--no-prelude", o.no_prelude, "do not import the prelude (stdlib/prelude.hum) before the script");
   // Resource limits (docs/reliability.md): exceeding one stops the run, exit status 3.
   app.add_option("--max-events", o.limits.max_events, "stop after N message-events")

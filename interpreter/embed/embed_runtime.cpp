@@ -217,12 +217,14 @@ struct Runtime::Impl {
   rt::Value behavior(Behavior b) { return closure(keep<HostBehaviorCode>(this, std::move(b))); }
 
   // Loads and runs `source`; `values` collects expression values (eval).
-  Result load(ast::SourcePtr source, bool values) {
+  Result load(ast::SourcePtr source, bool values, ScriptMode mode) {
     Result r;
     std::lock_guard lock(load_mutex);
     collecting = &r.diagnostics;
     interp::Interpreter::Outcome outcome;
-    if (interp::CompiledUnit* unit = interp->load(std::move(source), &outcome)) {
+    const auto how = mode == ScriptMode::OneBlock ? interp::Interpreter::ScriptMode::OneBlock
+                                                  : interp::Interpreter::ScriptMode::Statements;
+    if (interp::CompiledUnit* unit = interp->load(std::move(source), &outcome, nullptr, how)) {
       if (values)
         outcome = interp->run(*unit, [&](const rt::Value& v) { r.value = to_public(v); });
       else
@@ -328,12 +330,12 @@ Runtime::Runtime(Options options) : impl_(std::make_unique<Impl>(*this, std::mov
 
 Runtime::~Runtime() { shutdown(); }
 
-Result Runtime::eval(std::string_view code, std::string_view name) {
+Result Runtime::eval(std::string_view code, std::string_view name, ScriptMode mode) {
   auto life = impl_->enter();
-  return impl_->load(std::make_shared<ast::Source>(ast::Source{std::string(name), std::string(code)}), true);
+  return impl_->load(std::make_shared<ast::Source>(ast::Source{std::string(name), std::string(code)}), true, mode);
 }
 
-Result Runtime::load_file(const std::string& path) {
+Result Runtime::load_file(const std::string& path, ScriptMode mode) {
   auto life = impl_->enter();
   std::string error;
   ast::SourcePtr source = interp::read_source_file(path, error);
@@ -343,7 +345,7 @@ Result Runtime::load_file(const std::string& path) {
     r.diagnostics.push_back(Diagnostic{path, 0, 0, Diagnostic::Severity::Error, error});
     return r;
   }
-  return impl_->load(std::move(source), false);
+  return impl_->load(std::move(source), false, mode);
 }
 
 Result Runtime::import(const std::string& module) {

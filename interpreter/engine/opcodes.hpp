@@ -82,7 +82,7 @@ OP(BECOMEF)    // BECOME of a behavior factory's call: the captures go pending a
 OP(RET)        // return R(a)
 OP(RETK)       // return K(b)
 OP(END)        // the end of statement code
-OP(EXEC)       // run R(a) as a statement: a block runs, ? does nothing, else an error
+OP(EXEC)       // run R(a) as a statement: a block runs, anything else does nothing (-W reports it)
                //   x: 1 = report at the frame's site
 OP(TAILEXEC)   // the same, as this statement code's last word
 OP(BEHEXEC)    // the end of a behavior's body: R(a) is ? (unhandled), a block
@@ -90,7 +90,7 @@ OP(BEHEXEC)    // the end of a behavior's body: R(a) is ? (unhandled), a block
 OP(UNHANDLED)  // the end of a behavior that did not take the message
 
 // ---- effects
-OP(SEND)       // SEND R(a) TO R(b)                            x: 1 = move R(a)
+OP(SEND)       // SEND R(a) TO R(b) (dropped when R(b) is no actor)  x: 1 = move R(a)
 OP(AFTER)      // AFTER R(a) SEND R(b) TO R(c)
 OP(BECOME)     // BECOME R(a)
 OP(THROW)      // THROW R(a)

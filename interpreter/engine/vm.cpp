@@ -36,13 +36,6 @@ namespace humus::interp {
 
 using rt::runtime_error;
 
-std::string describe(const Value& v) {
-  constexpr size_t kMax = 200;
-  std::string s = rt::to_string(v);
-  if (s.size() > kMax) s = s.substr(0, kMax) + "...";
-  return s;
-}
-
 Value tuple_of(Value* vals, uint32_t n) {
   Value acc = std::move(vals[n - 1]);
   for (uint32_t i = n - 1; i-- > 0;) acc = rt::make_pair(std::move(vals[i]), std::move(acc));
@@ -202,8 +195,26 @@ VmState& vm_of(rt::Context& cx) {
   return static_cast<VmState&>(*cx.engine);
 }
 
-[[noreturn, gnu::noinline]] void not_a_function(const Value& fn, const rt::SourceLoc& loc) {
-  runtime_error(loc, "cannot apply " + describe(fn) + ": it is not a function");
+// Applying a value that is not a function yields ? (LANGUAGE.md section 3,
+// as in humus_js and uFork); -W and --trace report where.
+[[gnu::noinline]] Value not_a_function(const Value& fn, rt::Context& cx, const rt::SourceLoc& loc) {
+  if (cx.rt.warnings_on())
+    cx.rt.report_warning(loc, "cannot apply " + describe(fn) + ": it is not a function (the result is ?)");
+  return Value::undefined();
+}
+
+// A statement's value that is neither a block nor ? does nothing (LANGUAGE.md
+// section 7); -W and --trace report it.
+[[gnu::noinline]] void ignored_value(const Value& v, rt::Context& cx, const rt::SourceLoc& loc) {
+  if (!v.is_undefined() && cx.rt.warnings_on())
+    cx.rt.report_warning(loc, "this statement's value is not a block, so it does nothing: " + describe(v));
+}
+
+// A runtime error raised without a location (a built-in's "integer too
+// large"): reported at the instruction that called the built-in.
+[[noreturn, gnu::noinline]] void rethrow_at(rt::EventError& e, const rt::SourceLoc& loc) {
+  if (!e.loc.file) e.loc = loc;
+  throw;
 }
 
 [[noreturn, gnu::noinline]] void too_deep(const rt::SourceLoc& loc) { rt::recursion_too_deep(loc); }
@@ -246,8 +257,12 @@ bool adapt(Value* args, uint32_t n, uint32_t arity) {
 Value call_foreign(const Value& fn, Value* args, uint32_t n, rt::Context& cx, const rt::SourceLoc& loc) {
   if (fn.is(rt::ObjKind::Native)) {
     const auto* nat = fn.as<rt::Native>();
-    if (n == 2 && nat->fn2) return nat->fn2(args[0], args[1]);
-    return nat->fn(n >= 2 ? tuple_of(args, n) : std::move(args[0]));
+    try {
+      if (n == 2 && nat->fn2) return nat->fn2(args[0], args[1]);
+      return nat->fn(n >= 2 ? tuple_of(args, n) : std::move(args[0]));
+    } catch (rt::EventError& e) {
+      rethrow_at(e, loc);
+    }
   }
   if (fn.is(rt::ObjKind::Closure)) {
     Value keep = fn;
@@ -255,7 +270,7 @@ Value call_foreign(const Value& fn, Value* args, uint32_t n, rt::Context& cx, co
     const auto* c = keep.as<rt::Closure>();
     return c->code->apply(*c, arg, cx);
   }
-  not_a_function(fn, loc);
+  return not_a_function(fn, cx, loc);
 }
 
 // The built-in functions by instruction, for when their globals are bound
@@ -480,11 +495,8 @@ void make_group(const GroupPlan& plan, Value* R) {
   for (size_t m = 0; m < made.size(); ++m) R[plan.members[m].second] = std::move(made[m]);
 }
 
-// A built-in on values the fast path does not take (not small integers, a
-// result out of the small range) or whose global is bound to something else.
-[[gnu::noinline]] Value builtin_slow(Op op, const Value& x, const Value& y, bool intact, rt::Context& cx,
-                                     const rt::SourceLoc& loc) {
-  if (!intact) return call_rebound(op, x, y, cx, loc);
+// A built-in by instruction, on values the fast path does not take.
+Value builtin_value(Op op, const Value& x, const Value& y) {
   switch (op) {
     case Op::ADD:
     case Op::ADDI:
@@ -502,6 +514,18 @@ void make_group(const GroupPlan& plan, Value* R) {
       return Value::boolean(equal_values(x, y));
     default:
       return builtins().by_op[size_t(op)]->fn2(x, y);
+  }
+}
+
+// A built-in on values the fast path does not take (not small integers, a
+// result out of the small range) or whose global is bound to something else.
+[[gnu::noinline]] Value builtin_slow(Op op, const Value& x, const Value& y, bool intact, rt::Context& cx,
+                                     const rt::SourceLoc& loc) {
+  if (!intact) return call_rebound(op, x, y, cx, loc);
+  try {
+    return builtin_value(op, x, y);
+  } catch (rt::EventError& e) {
+    rethrow_at(e, loc);
   }
 }
 
@@ -1066,8 +1090,10 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
   // -------------------------------------------------------------- effects
   CASE(SEND) {
     const Value& target = R[ins.b];
-    if (!target.is_actor()) [[unlikely]]
-      runtime_error(LOC(), "SEND ... TO needs an actor, not " + describe(target));
+    if (!target.is_actor()) [[unlikely]] {
+      cx.rt.drop_send(LOC(), target, R[ins.a], cx);
+      NEXT();
+    }
     cx.fx.send(target.as<rt::Actor>(), (ins.x & 1) ? std::move(R[ins.a]) : Value(R[ins.a]));
     NEXT();
   }
@@ -1075,8 +1101,10 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
     const Value& delay = R[ins.a];
     if (!delay.is_small() || delay.small_value() < 0) [[unlikely]]
       runtime_error(LOC(), "AFTER needs a delay in milliseconds (an integer >= 0), not " + describe(delay));
-    if (!R[ins.c].is_actor()) [[unlikely]]
-      runtime_error(LOC(), "AFTER ... SEND ... TO needs an actor, not " + describe(R[ins.c]));
+    if (!R[ins.c].is_actor()) [[unlikely]] {
+      cx.rt.drop_send(LOC(), R[ins.c], R[ins.b], cx);
+      NEXT();
+    }
     cx.fx.delay(delay.small_value(), R[ins.c], R[ins.b]);
     NEXT();
   }
@@ -1141,8 +1169,7 @@ do_exec:  // run R(a) as a statement, then go on here
     NEXT();
   }
   if (!v.is_undefined()) [[unlikely]]
-    runtime_error((ins.x & 1) && ci->has_site ? ci->site : LOC(),
-                  "a statement must give a block or ?, not " + describe(v));
+    ignored_value(v, cx, (ins.x & 1) && ci->has_site ? ci->site : LOC());
   NEXT();
 }
 
@@ -1166,8 +1193,7 @@ do_tailexec:  // run R(a) as a statement in place of this frame
     NEXT();
   }
   if (!v.is_undefined()) [[unlikely]]
-    runtime_error((ins.x & 1) && ci->has_site ? ci->site : LOC(),
-                  "a statement must give a block or ?, not " + describe(v));
+    ignored_value(v, cx, (ins.x & 1) && ci->has_site ? ci->site : LOC());
   drop_regs(R, 0, std::min<uint32_t>(drops, P->nregs));
   goto do_end_dropped;
 }
@@ -1228,7 +1254,7 @@ void run_statement_value(Value v, const rt::SourceLoc& loc, rt::Context& cx) {
     enter(cx, p, p.entry_stmt, Kind::Stmt, v.object(), nullptr, 0, result, loc);
     return;
   }
-  if (!v.is_undefined()) runtime_error(loc, "a statement must give a block or ?, not " + describe(v));
+  ignored_value(v, cx, loc);
 }
 
 Value run_top(const Proto& proto, uint32_t entry, rt::Context& cx) {

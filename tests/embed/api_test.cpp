@@ -184,6 +184,26 @@ TEST_CASE("errors come back as diagnostics with file, line and column, not as ou
   CHECK(h.errors().empty());  // nothing was printed
 }
 
+TEST_CASE("ScriptMode::OneBlock runs a script the uFork way: dataflow order, one transaction") {
+  Host h;
+  // A forward reference to a later DEF works; the names stay the block's own.
+  humus::Result fwd =
+      h.rt.eval("SEND answer TO println\nDEF answer AS add(x, 2)\nDEF x AS 40", "fwd.hum", humus::ScriptMode::OneBlock);
+  CHECK(fwd.ok());
+  CHECK(h.output() == "42\n");
+  CHECK_FALSE(h.rt.global("answer").has_value());
+  // By default the same script stops at its first statement.
+  humus::Result in_order = h.rt.eval("SEND answer TO println\nDEF answer AS 1", "fwd.hum");
+  CHECK(in_order.status == humus::Result::Status::RuntimeError);
+  // THROW anywhere cancels every SEND of the script.
+  humus::Result thrown = h.rt.eval("SEND #never TO println\nTHROW #stop", "throw.hum", humus::ScriptMode::OneBlock);
+  CHECK(thrown.status == humus::Result::Status::RuntimeError);
+  CHECK(h.output() == "42\n");
+  // A name bound twice is an error before anything runs.
+  humus::Result twice = h.rt.eval("DEF y AS 1\nDEF y AS 2", "twice.hum", humus::ScriptMode::OneBlock);
+  CHECK(twice.status == humus::Result::Status::CompileError);
+}
+
 TEST_CASE("load_file runs a script; its errors name the file") {
   Host h;
   auto dir = std::filesystem::temp_directory_path() / ("humus_embed_" + std::to_string(::getpid()));
@@ -193,6 +213,8 @@ TEST_CASE("load_file runs a script; its errors name the file") {
   std::ofstream(bad) << "DEF x AS 1\nDEF y AS (\n";
   CHECK(h.rt.load_file(good).ok());
   CHECK(h.output() == "#loaded, 42\n");
+  CHECK(h.rt.load_file(good, humus::ScriptMode::OneBlock).ok());
+  CHECK(h.output() == "#loaded, 42\n#loaded, 42\n");
   humus::Result r = h.rt.load_file(bad);
   CHECK(r.status == humus::Result::Status::SyntaxError);
   CHECK(r.diagnostics.at(0).file == bad);
