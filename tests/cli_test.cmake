@@ -48,6 +48,15 @@ expect(file_and_eval 2 "^$" "give either a FILE or -e CODE, not both" ARGS -e "S
 expect(unknown_option 2 "^$" "--bogus" ARGS --bogus ok.hum)
 expect(bad_threads 2 "^$" "--threads" ARGS --threads 0 ok.hum)
 expect(bad_log_level 2 "^$" "--log-level" ARGS --log-level loud ok.hum)
+# Option values are checked: finite, in range, with the accepted range named (issue 20, repro 2).
+foreach(bad nan inf 1e10 0 -1 2s)
+  expect(timeout_${bad} 2 "^$" "--timeout: SECONDS must be a number greater than 0 and at most 1e9 \\(about 31 years\\), not ${bad}\n"
+         ARGS --timeout "${bad}" ok.hum)
+endforeach()
+expect(timeout_max 0 "^#ok, 3\n$" "^$" ARGS --timeout 1e9 ok.hum)
+expect(max_memory_tiny 2 "^$" "--max-memory: BYTES must be a size from 1M to 4096T \\(like 512M or 2G\\), not 512K\n"
+       ARGS --max-memory 512K ok.hum)
+expect(max_memory_huge 2 "^$" "--max-memory: BYTES must be a size from 1M to 4096T" ARGS --max-memory 5000T ok.hum)
 expect(threads_2 0 "^#ok, 3\n$" "^$" ARGS --threads 2 ok.hum)
 # Worker threads: one per core unless asked; --seed alone means one (repeatable runs).
 cmake_host_system_information(RESULT cores QUERY NUMBER_OF_LOGICAL_CORES)

@@ -11,9 +11,13 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
+#include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
 #include <iterator>
+#include <optional>
 #include <string>
 #include <thread>
 
@@ -45,6 +49,22 @@ struct Options {
   std::string log_level = "warn";
   humus::rt::Limits limits;
 };
+
+// The range of --max-memory: below a megabyte nothing runs (the prelude's
+// code alone is about that), and the counts are signed 64-bit.
+constexpr uint64_t kMinMaxMemory = uint64_t(1) << 20;
+constexpr uint64_t kMaxMaxMemory = uint64_t(1) << 52;
+// --timeout: a finite number of seconds in (0, 1e9]; nan, inf, 1e300 and
+// "2s" are usage errors rather than "no limit" or an instant stop.
+constexpr double kMaxTimeout = 1e9;
+std::optional<double> parse_seconds(const std::string& s) {
+  char* end = nullptr;
+  errno = 0;
+  double v = std::strtod(s.c_str(), &end);
+  if (s.empty() || end != s.c_str() + s.size() || errno == ERANGE || !std::isfinite(v) || !(v > 0) || v > kMaxTimeout)
+    return std::nullopt;
+  return v;
+}
 
 // "humus: stopped: --max-events 1000 reached", said once: by the run when
 // it winds down, or by the limit monitor when an event never finishes
@@ -171,9 +191,15 @@ int main(int argc, char** argv) {
   app.add_option("--max-memory", max_memory, "stop when resident memory reaches BYTES (suffixes K, M, G, T)")
       ->check([](const std::string& s) {
         auto n = humus::rt::parse_byte_size(s);
-        return n && *n > 0 ? std::string() : std::string("not a byte size (like 512M or 2G): ") + s;
+        if (n && *n >= kMinMaxMemory && *n <= kMaxMaxMemory) return std::string();
+        return "BYTES must be a size from " + humus::rt::format_byte_size(kMinMaxMemory) + " to " +
+               humus::rt::format_byte_size(kMaxMaxMemory) + " (like 512M or 2G), not " + s;
       });
-  app.add_option("--timeout", o.limits.timeout, "stop after SECONDS of wall time")->check(CLI::PositiveNumber);
+  std::string timeout;
+  app.add_option("--timeout", timeout, "stop after SECONDS of wall time")->check([](const std::string& s) {
+    return parse_seconds(s) ? std::string()
+                            : "SECONDS must be a number greater than 0 and at most 1e9 (about 31 years), not " + s;
+  });
   app.add_option("--log-level", o.log_level, "runtime log level: trace, debug, info, warn, error, off")
       ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "critical", "off"}));
   try {
@@ -185,6 +211,7 @@ int main(int argc, char** argv) {
   o.has_code = app.count("--eval") > 0;
   o.has_seed = app.count("--seed") > 0;
   if (!max_memory.empty()) o.limits.max_memory = *humus::rt::parse_byte_size(max_memory);
+  if (!timeout.empty()) o.limits.timeout = *parse_seconds(timeout);
 
   auto logger = spdlog::stderr_color_mt("humus");
   logger->set_pattern("humus: %l: %v");
