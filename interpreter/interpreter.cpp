@@ -1,9 +1,13 @@
 #include "interpreter/interpreter.hpp"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include "grammar/diagnostic.hpp"
 #include "grammar/parser.hpp"
@@ -252,18 +256,38 @@ Interpreter::Outcome Interpreter::run_stmt(const CompiledUnit& unit, const TopSt
 }
 
 ast::SourcePtr read_source_file(const std::string& path, std::string& error) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    error = "cannot open '" + path + "'";
+  // POSIX calls rather than an ifstream, for the OS's reason when it fails:
+  // an ifstream opens a directory and reads nothing, which ran as an empty
+  // script (status 0, nothing said).
+  auto fail = [&](const char* what, const std::string& why) {
+    error = std::string(what) + " '" + path + "': " + why;
     return nullptr;
+  };
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return fail("cannot open", std::strerror(errno));
+  struct FdCloser {
+    int fd;
+    ~FdCloser() { ::close(fd); }
+  } closer{fd};
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) return fail("cannot read", std::strerror(errno));
+  // A regular file, or a pipe (humus <(generate)); not a directory, a device
+  // that never ends (/dev/zero) or a socket.
+  if (S_ISDIR(st.st_mode)) return fail("cannot read", std::strerror(EISDIR));
+  if (!S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode)) return fail("cannot read", "not a regular file");
+  std::string text;
+  if (S_ISREG(st.st_mode)) text.reserve(size_t(st.st_size));
+  char buf[1 << 16];
+  for (;;) {
+    const ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n == 0) break;
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return fail("cannot read", std::strerror(errno));
+    }
+    text.append(buf, size_t(n));
   }
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) {
-    error = "cannot read '" + path + "'";
-    return nullptr;
-  }
-  return std::make_shared<ast::Source>(ast::Source{path, text.str()});
+  return std::make_shared<ast::Source>(ast::Source{path, std::move(text)});
 }
 
 }  // namespace humus::interp

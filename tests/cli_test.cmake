@@ -43,7 +43,14 @@ expect(check_syntax 2 "^$" "^syntax.hum:1:8: error: expected 'TO'" ARGS --check 
 expect(syntax_error 2 "^$" "^syntax.hum:1:8: error: " ARGS syntax.hum)
 expect(runtime_error 1 "^$" "^runtime.hum:1:20: runtime error in actor @4: THROW #boom\n  while handling message: #boom\n$"
        ARGS runtime.hum)
-expect(missing_file 2 "^$" "^humus: cannot open 'missing.hum'\n$" ARGS missing.hum)
+expect(missing_file 2 "^$" "^humus: cannot open 'missing.hum': No such file or directory\n$" ARGS missing.hum)
+# A script is a readable regular file (or a pipe): a folder or a device is
+# status 2 with the reason, for a run and for --check (issue 20, repro 3).
+file(MAKE_DIRECTORY "${DIR}/folder.hum")
+expect(folder 2 "^$" "^humus: cannot read 'folder.hum': Is a directory\n$" ARGS folder.hum)
+expect(folder_check 2 "^$" "^humus: cannot read 'folder.hum': Is a directory\n$" ARGS --check folder.hum)
+expect(device 2 "^$" "^humus: cannot read '/dev/null': not a regular file\n$" ARGS /dev/null)
+expect(stdin_path 0 "^#from_stdin\n$" "^$" INPUT "${DIR}/stdin.txt" ARGS /dev/stdin)
 expect(file_and_eval 2 "^$" "give either a FILE or -e CODE, not both" ARGS -e "SEND 1 TO println" ok.hum)
 expect(unknown_option 2 "^$" "--bogus" ARGS --bogus ok.hum)
 expect(bad_threads 2 "^$" "--threads" ARGS --threads 0 ok.hum)
