@@ -72,6 +72,29 @@ expect(threads_seed 0 "^#ok, 3\n$" "on 1 worker threads" ARGS --log-level info -
 expect(threads_seed_explicit 0 "^#ok, 3\n$" "on 3 worker threads" ARGS --log-level info --seed 7 --threads 3 ok.hum)
 expect(trace 0 "^#ok, 3\n$" "trace: @1 <- #ok, 3" ARGS --trace ok.hum)
 
+# Output that cannot be written fails the run: status 1 and one message on
+# standard error (issue 20, repro 8). /dev/full fails every write with ENOSPC.
+if(EXISTS /dev/full)
+  execute_process(COMMAND "${HUMUS}" ok.hum WORKING_DIRECTORY "${DIR}" OUTPUT_FILE /dev/full
+                  ERROR_VARIABLE err RESULT_VARIABLE rc TIMEOUT 60)
+  if(NOT rc EQUAL 1 OR NOT err STREQUAL "humus: cannot write standard output: No space left on device\n")
+    message("FAIL stdout_full: status ${rc} (want 1), stderr [${err}]")
+    math(EXPR failures "${failures} + 1")
+  endif()
+  execute_process(COMMAND "${HUMUS}" runtime.hum WORKING_DIRECTORY "${DIR}" OUTPUT_VARIABLE out
+                  ERROR_FILE /dev/full RESULT_VARIABLE rc TIMEOUT 60)
+  if(NOT rc EQUAL 1 OR NOT out STREQUAL "")
+    message("FAIL stderr_full: status ${rc} (want 1), stdout [${out}]")
+    math(EXPR failures "${failures} + 1")
+  endif()
+  execute_process(COMMAND "${HUMUS}" -e "SEND #ok TO println" WORKING_DIRECTORY "${DIR}" OUTPUT_VARIABLE out
+                  ERROR_FILE /dev/full RESULT_VARIABLE rc TIMEOUT 60)
+  if(NOT rc EQUAL 0 OR NOT out STREQUAL "#ok\n")
+    message("FAIL stderr_full_unused: status ${rc} (want 0: nothing was written there), stdout [${out}]")
+    math(EXPR failures "${failures} + 1")
+  endif()
+endif()
+
 if(failures GREATER 0)
   message(FATAL_ERROR "${failures} humus command checks failed")
 endif()

@@ -21,6 +21,7 @@
 #include <string>
 #include <thread>
 
+#include "interpreter/cli/output.hpp"
 #include "interpreter/engine/disassemble.hpp"
 #include "interpreter/interpreter.hpp"
 #include "interpreter/repl/repl.hpp"
@@ -72,9 +73,8 @@ std::optional<double> parse_seconds(const std::string& s) {
 std::atomic<bool> g_limit_reported{false};
 bool report_limit(const std::string& message) {
   if (g_limit_reported.exchange(true)) return false;
-  std::fflush(stdout);
-  std::fprintf(stderr, "humus: stopped: %s\n", message.c_str());
-  std::fflush(stderr);
+  humus::cli::flush_stdout();
+  humus::cli::write_stderr("humus: stopped: " + message + "\n");
   return true;
 }
 void exit_when_stuck(const std::string& message) {
@@ -96,6 +96,8 @@ humus::rt::RuntimeOptions runtime_options(const Options& o) {
   if (o.has_seed) ro.seed = o.seed;
   ro.trace = o.trace;
   ro.warn_unhandled = o.warn_unhandled;
+  ro.out = humus::cli::write_stdout;
+  ro.err = humus::cli::write_stderr;
   return ro;
 }
 
@@ -114,7 +116,7 @@ int run(const Options& o, humus::ast::SourcePtr source) {
       Outcome outcome;
       humus::interp::CompiledUnit* unit = interp.load(source, &outcome);
       status = unit ? kExitOk : kExitUsage;
-      if (unit && o.dump_code) std::cout << humus::interp::disassemble(*unit);
+      if (unit && o.dump_code) humus::cli::write_stdout(humus::interp::disassemble(*unit));
       return;
     }
     // The prelude (stdlib/prelude.hum) defines globals only; it creates no
@@ -142,7 +144,7 @@ int run(const Options& o, humus::ast::SourcePtr source) {
     }
     interp.start();
     interp.wait_idle();
-    std::fflush(stdout);
+    humus::cli::flush_stdout();
     auto stats = interp.runtime().stats();
     spdlog::info("{} events, {} unhandled messages, {} errors, {} actors, on {} worker threads", stats.events,
                  stats.unhandled, stats.errors, stats.actors, interp.runtime().threads());
@@ -165,7 +167,9 @@ int repl(const Options& o) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+namespace {
+
+int run_command(int argc, char** argv) {
   Options o;
   CLI::App app{"Humus: an interpreter for the Humus actor language", "humus"};
   app.set_version_flag("--version", std::string("humus ") + HUMUS_VERSION);
@@ -219,7 +223,7 @@ int main(int argc, char** argv) {
   spdlog::set_level(spdlog::level::from_str(o.log_level));
 
   if (o.has_code && !o.file.empty()) {
-    std::cerr << "humus: give either a FILE or -e CODE, not both\n";
+    humus::cli::write_stderr("humus: give either a FILE or -e CODE, not both\n");
     return kExitUsage;
   }
   humus::ast::SourcePtr source;
@@ -234,9 +238,16 @@ int main(int argc, char** argv) {
     std::string error;
     source = humus::interp::read_source_file(o.file, error);
     if (!source) {
-      std::cerr << "humus: " << error << "\n";
+      humus::cli::write_stderr("humus: " + error + "\n");
       return kExitUsage;
     }
   }
   return run(o, source);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  // Output that could not be written fails the run (status 1).
+  return humus::cli::finish_output(run_command(argc, argv));
 }
