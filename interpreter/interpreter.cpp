@@ -236,7 +236,7 @@ Interpreter::Outcome Interpreter::run_stmt(const CompiledUnit& unit, const TopSt
       } else if (on_value) {
         on_value(v);
       } else if (!v.is_undefined()) {
-        rt::runtime_error(t.source_loc, "a top-level statement must give a block or ?, not " + describe(v));
+        rt::runtime_error(t.source_loc, "a top-level statement must give a block or ?, not " + describe(v, cx));
       }
     } else {
       run_top(t.proto, t.proto.entry_stmt, cx);

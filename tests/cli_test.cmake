@@ -64,6 +64,13 @@ expect(timeout_max 0 "^#ok, 3\n$" "^$" ARGS --timeout 1e9 ok.hum)
 expect(max_memory_tiny 2 "^$" "--max-memory: BYTES must be a size from 1M to 4096T \\(like 512M or 2G\\), not 512K\n"
        ARGS --max-memory 512K ok.hum)
 expect(max_memory_huge 2 "^$" "--max-memory: BYTES must be a size from 1M to 4096T" ARGS --max-memory 5000T ok.hum)
+# How much of a value diagnostics show (issue 20, repro 6; the defaults are tests/errors/diag_bounded).
+file(WRITE "${DIR}/big_message.hum" "CREATE a WITH \\m.[ THROW m ]\nSEND (1, 2, 3, 4, 5) TO a\n")
+expect(show_elements 1 "^$" "THROW 1, 2, \\.\\.\\. \\(3 more\\)\n  while handling message: 1, 2, \\.\\.\\. \\(3 more\\)\n$"
+       ARGS --show-elements 2 big_message.hum)
+expect(show_bytes 1 "^$" "THROW 1, 2, 3, \\.\\.\\. \\(2 more\\)\n" ARGS --show-bytes 7 big_message.hum)
+expect(show_all 1 "^$" "THROW 1, 2, 3, 4, 5\n" ARGS --show-elements 0 --show-bytes 0 big_message.hum)
+expect(show_negative 2 "^$" "--show-elements: Value -1 not in range" ARGS --show-elements -1 big_message.hum)
 expect(threads_2 0 "^#ok, 3\n$" "^$" ARGS --threads 2 ok.hum)
 # Worker threads: one per core unless asked; --seed alone means one (repeatable runs).
 cmake_host_system_information(RESULT cores QUERY NUMBER_OF_LOGICAL_CORES)

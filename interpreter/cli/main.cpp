@@ -47,6 +47,7 @@ struct Options {
   bool trace = false;
   bool warn_unhandled = false;
   bool no_prelude = false;
+  humus::rt::PrintLimit shown;
   std::string log_level = "warn";
   humus::rt::Limits limits;
 };
@@ -58,6 +59,8 @@ constexpr uint64_t kMaxMaxMemory = uint64_t(1) << 52;
 // --timeout: a finite number of seconds in (0, 1e9]; nan, inf, 1e300 and
 // "2s" are usage errors rather than "no limit" or an instant stop.
 constexpr double kMaxTimeout = 1e9;
+// --show-elements and --show-bytes (0: no bound).
+constexpr uint64_t kMaxShown = uint64_t(1) << 40;
 std::optional<double> parse_seconds(const std::string& s) {
   char* end = nullptr;
   errno = 0;
@@ -96,6 +99,7 @@ humus::rt::RuntimeOptions runtime_options(const Options& o) {
   if (o.has_seed) ro.seed = o.seed;
   ro.trace = o.trace;
   ro.warn_unhandled = o.warn_unhandled;
+  ro.shown = o.shown;
   ro.out = humus::cli::write_stdout;
   ro.err = humus::cli::write_stderr;
   return ro;
@@ -184,6 +188,12 @@ int run_command(int argc, char** argv) {
   app.add_option("--seed", o.seed,
                  "seed for `random`; with one thread (the default when --seed is given) runs are repeatable");
   app.add_flag("--trace", o.trace, "print every message-event to stderr");
+  app.add_option("--show-elements", o.shown.elements,
+                 "values in diagnostics and traces show at most N elements (default 200; 0: all)")
+      ->check(CLI::Range(uint64_t(0), kMaxShown));
+  app.add_option("--show-bytes", o.shown.bytes,
+                 "values in diagnostics and traces show at most N bytes (default 4096; 0: all)")
+      ->check(CLI::Range(uint64_t(0), kMaxShown));
   app.add_flag("-W,--warn-unhandled", o.warn_unhandled, "report every message that no behavior handled");
   app.add_flag("--no-prelude", o.no_prelude, "do not import the prelude (stdlib/prelude.hum) before the script");
   // Resource limits (docs/reliability.md): exceeding one stops the run, exit status 3.

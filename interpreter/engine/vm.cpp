@@ -35,12 +35,7 @@ namespace humus::interp {
 
 using rt::runtime_error;
 
-std::string describe(const Value& v) {
-  constexpr size_t kMax = 200;
-  std::string s = rt::to_string(v);
-  if (s.size() > kMax) s = s.substr(0, kMax) + "...";
-  return s;
-}
+std::string describe(const Value& v, const rt::Context& cx) { return cx.rt.shown(v); }
 
 Value tuple_of(Value* vals, uint32_t n) {
   Value acc = std::move(vals[n - 1]);
@@ -178,8 +173,8 @@ VmState& vm_of(rt::Context& cx) {
   return static_cast<VmState&>(*cx.engine);
 }
 
-[[noreturn, gnu::noinline]] void not_a_function(const Value& fn, const rt::SourceLoc& loc) {
-  runtime_error(loc, "cannot apply " + describe(fn) + ": it is not a function");
+[[noreturn, gnu::noinline]] void not_a_function(const Value& fn, const rt::Context& cx, const rt::SourceLoc& loc) {
+  runtime_error(loc, "cannot apply " + describe(fn, cx) + ": it is not a function");
 }
 
 [[noreturn, gnu::noinline]] void too_deep(const rt::SourceLoc& loc) { rt::recursion_too_deep(loc); }
@@ -231,7 +226,7 @@ Value call_foreign(const Value& fn, Value* args, uint32_t n, rt::Context& cx, co
     const auto* c = keep.as<rt::Closure>();
     return c->code->apply(*c, arg, cx);
   }
-  not_a_function(fn, loc);
+  not_a_function(fn, cx, loc);
 }
 
 // The built-in functions by instruction, for when their globals are bound
@@ -606,13 +601,13 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
   }
   CASE(NEW) {
     if (!R[ins.b].is_function()) [[unlikely]]
-      runtime_error(LOC(), "NEW needs a function as the behavior, not " + describe(R[ins.b]));
+      runtime_error(LOC(), "NEW needs a function as the behavior, not " + describe(R[ins.b], cx));
     R[ins.a] = cx.rt.new_actor(R[ins.b]);
     NEXT();
   }
   CASE(SETBEH) {
     if (!R[ins.b].is_function()) [[unlikely]]
-      runtime_error(LOC(), "CREATE ... WITH needs a function as the behavior, not " + describe(R[ins.b]));
+      runtime_error(LOC(), "CREATE ... WITH needs a function as the behavior, not " + describe(R[ins.b], cx));
     cx.rt.set_behavior(*R[ins.a].as<rt::Actor>(), R[ins.b]);
     NEXT();
   }
@@ -1013,7 +1008,7 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
       return Outcome::Unhandled;
     }
     if (!v.is_block()) [[unlikely]]
-      runtime_error(LOC(), "a behavior must give a block or ?, not " + describe(v));
+      runtime_error(LOC(), "a behavior must give a block or ?, not " + describe(v, cx));
     goto do_tailexec;
   }
 
@@ -1021,16 +1016,16 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
   CASE(SEND) {
     const Value& target = R[ins.b];
     if (!target.is_actor()) [[unlikely]]
-      runtime_error(LOC(), "SEND ... TO needs an actor, not " + describe(target));
+      runtime_error(LOC(), "SEND ... TO needs an actor, not " + describe(target, cx));
     cx.fx.send(target.as<rt::Actor>(), (ins.x & 1) ? std::move(R[ins.a]) : Value(R[ins.a]));
     NEXT();
   }
   CASE(AFTER) {
     const Value& delay = R[ins.a];
     if (!delay.is_small() || delay.small_value() < 0) [[unlikely]]
-      runtime_error(LOC(), "AFTER needs a delay in milliseconds (an integer >= 0), not " + describe(delay));
+      runtime_error(LOC(), "AFTER needs a delay in milliseconds (an integer >= 0), not " + describe(delay, cx));
     if (!R[ins.c].is_actor()) [[unlikely]]
-      runtime_error(LOC(), "AFTER ... SEND ... TO needs an actor, not " + describe(R[ins.c]));
+      runtime_error(LOC(), "AFTER ... SEND ... TO needs an actor, not " + describe(R[ins.c], cx));
     cx.fx.delay(delay.small_value(), R[ins.c], R[ins.b]);
     NEXT();
   }
@@ -1038,7 +1033,7 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
     if (!cx.self) [[unlikely]]
       runtime_error(LOC(), "BECOME can only be used inside an actor's behavior, not at top level");
     if (!R[ins.a].is_function()) [[unlikely]]
-      runtime_error(LOC(), "BECOME needs a function as the behavior, not " + describe(R[ins.a]));
+      runtime_error(LOC(), "BECOME needs a function as the behavior, not " + describe(R[ins.a], cx));
     if (cx.fx.has_become()) [[unlikely]]
       runtime_error(LOC(), "a second BECOME in one message-event");
     cx.fx.become = std::move(R[ins.a]);
@@ -1046,7 +1041,7 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
   }
   CASE(THROW) {
     Value v = R[ins.a];
-    std::string text = "THROW " + describe(v);
+    std::string text = "THROW " + describe(v, cx);
     throw rt::EventError{LOC(), std::move(text), std::move(v)};
   }
 
@@ -1090,7 +1085,7 @@ do_exec:  // run R(a) as a statement, then go on here
   }
   if (!v.is_undefined()) [[unlikely]]
     runtime_error((ins.x & 1) && ci->has_site ? ci->site : LOC(),
-                  "a statement must give a block or ?, not " + describe(v));
+                  "a statement must give a block or ?, not " + describe(v, cx));
   NEXT();
 }
 
@@ -1115,7 +1110,7 @@ do_tailexec:  // run R(a) as a statement in place of this frame
   }
   if (!v.is_undefined()) [[unlikely]]
     runtime_error((ins.x & 1) && ci->has_site ? ci->site : LOC(),
-                  "a statement must give a block or ?, not " + describe(v));
+                  "a statement must give a block or ?, not " + describe(v, cx));
   goto do_end;
 }
 
@@ -1175,7 +1170,7 @@ void run_statement_value(Value v, const rt::SourceLoc& loc, rt::Context& cx) {
     enter(cx, p, p.entry_stmt, Kind::Stmt, v.object(), nullptr, 0, result, loc);
     return;
   }
-  if (!v.is_undefined()) runtime_error(loc, "a statement must give a block or ?, not " + describe(v));
+  if (!v.is_undefined()) runtime_error(loc, "a statement must give a block or ?, not " + describe(v, cx));
 }
 
 Value run_top(const Proto& proto, uint32_t entry, rt::Context& cx) {
