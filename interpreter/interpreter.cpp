@@ -177,8 +177,43 @@ Interpreter::Outcome Interpreter::import(const std::string& name, const std::str
   return import_at(name, from_dir, nullptr);
 }
 
+// Whether IMPORT "name" in Humus code may read the file `name` resolves to.
+// A Humus program names modules, not files: a standard-library name, or a
+// relative path to a .hum file in or below the importing file's folder.
+// Anything else (/proc/self/environ, ../../etc/passwd) is refused before it
+// is opened, so an error message can never show a line of some file the
+// program had no business reading. "" when allowed, else why not.
+std::string Interpreter::import_refusal(const std::string& name, const std::string& from_dir) const {
+  if (is_stdlib_name(name)) return "";
+  if (sandbox_)
+    return "IMPORT \"" + name +
+           "\": file access is disabled (--sandbox): only standard-library modules can be imported";
+  const std::string why = "IMPORT \"" + name +
+                          "\": not a module: IMPORT takes a standard-library name (\"queue\") or a relative path to a "
+                          ".hum file in or below the importing file's folder";
+  fs::path rel = fs::path(name).lexically_normal();
+  if (rel.is_absolute() || !name.ends_with(".hum") || rel.empty() || *rel.begin() == "..") return why;
+  // Symbolic links may not lead out of the folder, or to a file that is not
+  // a module, either.
+  std::error_code ec;
+  const fs::path dir = fs::canonical(from_dir.empty() ? fs::path(".") : fs::path(from_dir), ec);
+  if (ec) return "";  // no such folder: the lookup will say the module is missing
+  const fs::path target = fs::weakly_canonical(dir / rel, ec);
+  if (ec) return "";
+  const fs::path inside = target.lexically_relative(dir);
+  if (inside.empty() || *inside.begin() == ".." || target.extension() != ".hum") return why;
+  return "";
+}
+
 Interpreter::Outcome Interpreter::import_at(const std::string& name, const std::string& from_dir,
                                             const rt::SourceLoc* loc) {
+  if (loc) {  // an IMPORT statement: Humus code asks; a host's import() is the host's business
+    std::string refusal = import_refusal(name, from_dir);
+    if (!refusal.empty()) {
+      report_import_error(loc, refusal);
+      return Outcome::RuntimeError;
+    }
+  }
   fs::path file;
   std::string shown, searched;
   if (!resolve(name, from_dir, file, shown, searched)) {

@@ -71,6 +71,13 @@ expect(show_elements 1 "^$" "THROW 1, 2, \\.\\.\\. \\(3 more\\)\n  while handlin
 expect(show_bytes 1 "^$" "THROW 1, 2, 3, \\.\\.\\. \\(2 more\\)\n" ARGS --show-bytes 7 big_message.hum)
 expect(show_all 1 "^$" "THROW 1, 2, 3, 4, 5\n" ARGS --show-elements 0 --show-bytes 0 big_message.hum)
 expect(show_negative 2 "^$" "--show-elements: Value -1 not in range" ARGS --show-elements -1 big_message.hum)
+# IMPORT reads modules only, and --sandbox only standard-library ones (issue 20, repro 7).
+expect(import_environ 1 "^$"
+       "^<-e>:1:1: runtime error: IMPORT \"/proc/self/environ\": not a module: IMPORT takes a standard-library name \\(\"queue\"\\) or a relative path to a \\.hum file in or below the importing file's folder\n$"
+       ARGS -e "IMPORT \"/proc/self/environ\"")
+expect(sandbox_stdlib 0 "^#ok\n$" "^$" ARGS --sandbox -e "IMPORT \"queue\"\nSEND #ok TO println")
+expect(sandbox_path 1 "^$" "^<-e>:1:1: runtime error: IMPORT \"ok.hum\": file access is disabled \\(--sandbox\\)"
+       ARGS --sandbox -e "IMPORT \"ok.hum\"")
 expect(threads_2 0 "^#ok, 3\n$" "^$" ARGS --threads 2 ok.hum)
 # Worker threads: one per core unless asked; --seed alone means one (repeatable runs).
 cmake_host_system_information(RESULT cores QUERY NUMBER_OF_LOGICAL_CORES)

@@ -47,6 +47,7 @@ struct Options {
   bool trace = false;
   bool warn_unhandled = false;
   bool no_prelude = false;
+  bool sandbox = false;
   humus::rt::PrintLimit shown;
   std::string log_level = "warn";
   humus::rt::Limits limits;
@@ -115,6 +116,7 @@ int run(const Options& o, humus::ast::SourcePtr source) {
   // recursion depth is the same everywhere (see stack_guard.hpp).
   humus::rt::run_on_big_stack([&] {
     humus::interp::Interpreter interp(ro);
+    interp.set_sandbox(o.sandbox);
     using Outcome = humus::interp::Interpreter::Outcome;
     if (o.check || o.dump_code) {
       Outcome outcome;
@@ -165,7 +167,7 @@ int run(const Options& o, humus::ast::SourcePtr source) {
 int repl(const Options& o) {
   humus::rt::RuntimeOptions ro = runtime_options(o);
   int status = kExitOk;
-  humus::rt::run_on_big_stack([&] { status = humus::repl::run_repl(ro, !o.no_prelude); });
+  humus::rt::run_on_big_stack([&] { status = humus::repl::run_repl(ro, !o.no_prelude, o.sandbox); });
   return status;
 }
 
@@ -195,6 +197,8 @@ int run_command(int argc, char** argv) {
                  "values in diagnostics and traces show at most N bytes (default 4096; 0: all)")
       ->check(CLI::Range(uint64_t(0), kMaxShown));
   app.add_flag("-W,--warn-unhandled", o.warn_unhandled, "report every message that no behavior handled");
+  app.add_flag("--sandbox", o.sandbox,
+               "no file access from Humus code: IMPORT takes standard-library modules only (for untrusted code)");
   app.add_flag("--no-prelude", o.no_prelude, "do not import the prelude (stdlib/prelude.hum) before the script");
   // Resource limits (docs/reliability.md): exceeding one stops the run, exit status 3.
   app.add_option("--max-events", o.limits.max_events, "stop after N message-events")
