@@ -205,7 +205,7 @@ void Runtime::run_event(Actor& actor, Value& message, Context& cx) {
   if ((own_events & 1023) == 0 || own_events >= max_events_) [[unlikely]]
     check_event_limit(own_events);
   if (trace_.load(std::memory_order_relaxed))
-    write_err("trace: @" + std::to_string(actor.id) + " <- " + to_string(message) + "\n");
+    write_err("trace: @" + std::to_string(actor.id) + " <- " + shown(message) + "\n");
   try {
     bool handled = false;
     if (actor.behavior.is(ObjKind::Closure)) {
@@ -245,7 +245,7 @@ void Runtime::report_error(const EventError& e, const Actor* actor, const Value*
   std::string text = location(e.loc) + ": runtime error";
   if (actor) text += " in actor @" + std::to_string(actor->id);
   text += ": " + e.message + "\n";
-  if (message) text += "  while handling message: " + to_string(*message) + "\n";
+  if (message) text += "  while handling message: " + shown(*message) + "\n";
   write_err(text);
 }
 
@@ -262,8 +262,8 @@ void Runtime::drop_send(const SourceLoc& loc, const Value& target, const Value& 
   else
     dropped_outside_.fetch_add(1, std::memory_order_relaxed);
   if (warnings_on())
-    report_warning(loc, "message dropped: the target " + describe(target) +
-                            " is not an actor (message: " + describe(message) + ")");
+    report_warning(loc, "message dropped: the target " + shown(target) +
+                            " is not an actor (message: " + shown(message) + ")");
 }
 
 void Runtime::report_unhandled(const Actor& actor, const Value& message) {
@@ -271,7 +271,7 @@ void Runtime::report_unhandled(const Actor& actor, const Value& message) {
   SourceLoc loc;
   if (actor.behavior.is(ObjKind::Closure)) loc = actor.behavior.as<Closure>()->code->loc;
   write_err(location(loc) + ": warning: actor @" + std::to_string(actor.id) +
-            " did not handle message: " + to_string(message) + "\n");
+            " did not handle message: " + shown(message) + "\n");
 }
 
 RuntimeStats Runtime::stats() const {

@@ -26,6 +26,7 @@
 #include "runtime/errors.hpp"
 #include "runtime/globals.hpp"
 #include "runtime/limits.hpp"
+#include "runtime/print.hpp"
 #include "runtime/timers.hpp"
 
 namespace humus::rt {
@@ -44,6 +45,7 @@ struct RuntimeOptions {
   // statement's non-block value), each with its source location.
   bool warn_unhandled = false;
   Limits limits;                 // resource limits (runtime/limits.hpp); none by default
+  PrintLimit shown;              // how much of a value diagnostics and traces show (print.hpp)
 };
 
 struct RuntimeStats {
@@ -85,6 +87,8 @@ class Runtime final : public EventRunner {
   uint64_t drain() { return dispatcher_.drain(); }
 
   int64_t now_ms() const;
+  // A value as diagnostics show it: cut short past options().shown.
+  std::string shown(const Value& v) const { return to_string(v, options_.shown); }
   void write_out(std::string_view text) const { options_.out(text); }
   void write_err(std::string_view text) const;
 

@@ -77,6 +77,10 @@ struct Options {
   // Receives the same messages as `err`, one at a time, with a level.
   std::function<void(LogLevel, std::string_view)> logger;
   bool prelude = true;               // import stdlib/prelude.hum first
+  // No file access from Humus code, for hosts that run code they do not
+  // trust: IMPORT statements take standard-library names only (the host's
+  // own load_file and import are not restricted).
+  bool sandbox = false;
   bool trace = false;                // report every message-event
   // Report messages dropped (unhandled, or sent to a non-actor) and values
   // quietly ignored (a non-function applied, a statement's non-block value).

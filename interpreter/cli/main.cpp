@@ -11,12 +11,17 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
+#include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
 #include <iterator>
+#include <optional>
 #include <string>
 #include <thread>
 
+#include "interpreter/cli/output.hpp"
 #include "interpreter/engine/disassemble.hpp"
 #include "interpreter/interpreter.hpp"
 #include "interpreter/repl/repl.hpp"
@@ -43,9 +48,29 @@ struct Options {
   bool warn_unhandled = false;
   bool no_prelude = false;
   bool one_block = false;
+  bool sandbox = false;
+  humus::rt::PrintLimit shown;
   std::string log_level = "warn";
   humus::rt::Limits limits;
 };
+
+// The range of --max-memory: below a megabyte nothing runs (the prelude's
+// code alone is about that), and the counts are signed 64-bit.
+constexpr uint64_t kMinMaxMemory = uint64_t(1) << 20;
+constexpr uint64_t kMaxMaxMemory = uint64_t(1) << 52;
+// --timeout: a finite number of seconds in (0, 1e9]; nan, inf, 1e300 and
+// "2s" are usage errors rather than "no limit" or an instant stop.
+constexpr double kMaxTimeout = 1e9;
+// --show-elements and --show-bytes (0: no bound).
+constexpr uint64_t kMaxShown = uint64_t(1) << 40;
+std::optional<double> parse_seconds(const std::string& s) {
+  char* end = nullptr;
+  errno = 0;
+  double v = std::strtod(s.c_str(), &end);
+  if (s.empty() || end != s.c_str() + s.size() || errno == ERANGE || !std::isfinite(v) || !(v > 0) || v > kMaxTimeout)
+    return std::nullopt;
+  return v;
+}
 
 // "humus: stopped: --max-events 1000 reached", said once: by the run when
 // it winds down, or by the limit monitor when an event never finishes
@@ -53,9 +78,8 @@ struct Options {
 std::atomic<bool> g_limit_reported{false};
 bool report_limit(const std::string& message) {
   if (g_limit_reported.exchange(true)) return false;
-  std::fflush(stdout);
-  std::fprintf(stderr, "humus: stopped: %s\n", message.c_str());
-  std::fflush(stderr);
+  humus::cli::flush_stdout();
+  humus::cli::write_stderr("humus: stopped: " + message + "\n");
   return true;
 }
 void exit_when_stuck(const std::string& message) {
@@ -77,6 +101,9 @@ humus::rt::RuntimeOptions runtime_options(const Options& o) {
   if (o.has_seed) ro.seed = o.seed;
   ro.trace = o.trace;
   ro.warn_unhandled = o.warn_unhandled;
+  ro.shown = o.shown;
+  ro.out = humus::cli::write_stdout;
+  ro.err = humus::cli::write_stderr;
   return ro;
 }
 
@@ -95,12 +122,13 @@ int run(const Options& o, humus::ast::SourcePtr source) {
   // recursion depth is the same everywhere (see stack_guard.hpp).
   humus::rt::run_on_big_stack([&] {
     humus::interp::Interpreter interp(ro);
+    interp.set_sandbox(o.sandbox);
     using Outcome = humus::interp::Interpreter::Outcome;
     if (o.check || o.dump_code) {
       Outcome outcome;
       humus::interp::CompiledUnit* unit = interp.load(source, &outcome, nullptr, mode(o));
       status = unit ? kExitOk : kExitUsage;
-      if (unit && o.dump_code) std::cout << humus::interp::disassemble(*unit);
+      if (unit && o.dump_code) humus::cli::write_stdout(humus::interp::disassemble(*unit));
       return;
     }
     // The prelude (stdlib/prelude.hum) defines globals only; it creates no
@@ -128,7 +156,7 @@ int run(const Options& o, humus::ast::SourcePtr source) {
     }
     interp.start();
     interp.wait_idle();
-    std::fflush(stdout);
+    humus::cli::flush_stdout();
     auto stats = interp.runtime().stats();
     spdlog::info("{} events, {} unhandled messages, {} errors, {} actors, on {} worker threads", stats.events,
                  stats.unhandled, stats.errors, stats.actors, interp.runtime().threads());
@@ -145,13 +173,15 @@ int run(const Options& o, humus::ast::SourcePtr source) {
 int repl(const Options& o) {
   humus::rt::RuntimeOptions ro = runtime_options(o);
   int status = kExitOk;
-  humus::rt::run_on_big_stack([&] { status = humus::repl::run_repl(ro, !o.no_prelude); });
+  humus::rt::run_on_big_stack([&] { status = humus::repl::run_repl(ro, !o.no_prelude, o.sandbox); });
   return status;
 }
 
 }  // namespace
 
-int main(int argc, char** argv) {
+namespace {
+
+int run_command(int argc, char** argv) {
   Options o;
   CLI::App app{"Humus: an interpreter for the Humus actor language", "humus"};
   app.set_version_flag("--version", std::string("humus ") + HUMUS_VERSION);
@@ -171,6 +201,14 @@ int main(int argc, char** argv) {
                "(a non-function applied, a statement's non-block value), with its location");
   app.add_flag("--whole-script-as-one-block", o.one_block,
                "run the script the uFork way: all of it as one block, ordered by dataflow, in one transaction");
+  app.add_option("--show-elements", o.shown.elements,
+                 "values in diagnostics and traces show at most N elements (default 200; 0: all)")
+      ->check(CLI::Range(uint64_t(0), kMaxShown));
+  app.add_option("--show-bytes", o.shown.bytes,
+                 "values in diagnostics and traces show at most N bytes (default 4096; 0: all)")
+      ->check(CLI::Range(uint64_t(0), kMaxShown));
+  app.add_flag("--sandbox", o.sandbox,
+               "no file access from Humus code: IMPORT takes standard-library modules only (for untrusted code)");
   app.add_flag("--no-prelude", o.no_prelude, "do not import the prelude (stdlib/prelude.hum) before the script");
   // Resource limits (docs/reliability.md): exceeding one stops the run, exit status 3.
   app.add_option("--max-events", o.limits.max_events, "stop after N message-events")
@@ -181,9 +219,15 @@ int main(int argc, char** argv) {
   app.add_option("--max-memory", max_memory, "stop when resident memory reaches BYTES (suffixes K, M, G, T)")
       ->check([](const std::string& s) {
         auto n = humus::rt::parse_byte_size(s);
-        return n && *n > 0 ? std::string() : std::string("not a byte size (like 512M or 2G): ") + s;
+        if (n && *n >= kMinMaxMemory && *n <= kMaxMaxMemory) return std::string();
+        return "BYTES must be a size from " + humus::rt::format_byte_size(kMinMaxMemory) + " to " +
+               humus::rt::format_byte_size(kMaxMaxMemory) + " (like 512M or 2G), not " + s;
       });
-  app.add_option("--timeout", o.limits.timeout, "stop after SECONDS of wall time")->check(CLI::PositiveNumber);
+  std::string timeout;
+  app.add_option("--timeout", timeout, "stop after SECONDS of wall time")->check([](const std::string& s) {
+    return parse_seconds(s) ? std::string()
+                            : "SECONDS must be a number greater than 0 and at most 1e9 (about 31 years), not " + s;
+  });
   app.add_option("--log-level", o.log_level, "runtime log level: trace, debug, info, warn, error, off")
       ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "critical", "off"}));
   try {
@@ -195,6 +239,7 @@ int main(int argc, char** argv) {
   o.has_code = app.count("--eval") > 0;
   o.has_seed = app.count("--seed") > 0;
   if (!max_memory.empty()) o.limits.max_memory = *humus::rt::parse_byte_size(max_memory);
+  if (!timeout.empty()) o.limits.timeout = *parse_seconds(timeout);
 
   auto logger = spdlog::stderr_color_mt("humus");
   logger->set_pattern("humus: %l: %v");
@@ -202,7 +247,7 @@ int main(int argc, char** argv) {
   spdlog::set_level(spdlog::level::from_str(o.log_level));
 
   if (o.has_code && !o.file.empty()) {
-    std::cerr << "humus: give either a FILE or -e CODE, not both\n";
+    humus::cli::write_stderr("humus: give either a FILE or -e CODE, not both\n");
     return kExitUsage;
   }
   humus::ast::SourcePtr source;
@@ -217,9 +262,16 @@ int main(int argc, char** argv) {
     std::string error;
     source = humus::interp::read_source_file(o.file, error);
     if (!source) {
-      std::cerr << "humus: " << error << "\n";
+      humus::cli::write_stderr("humus: " + error + "\n");
       return kExitUsage;
     }
   }
   return run(o, source);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  // Output that could not be written fails the run (status 1).
+  return humus::cli::finish_output(run_command(argc, argv));
 }

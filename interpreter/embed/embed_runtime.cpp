@@ -181,6 +181,7 @@ struct Runtime::Impl {
     ro.limits.max_memory = options.limits.max_memory;
     ro.limits.timeout = options.limits.timeout_seconds;
     interp = std::make_unique<interp::Interpreter>(std::move(ro));
+    interp->set_sandbox(options.sandbox);
     interp->set_diagnostic_handler([this](const interp::Interpreter::Diagnostic& d) {
       if (collecting) collecting->push_back(convert(d));
     });

@@ -36,6 +36,8 @@ namespace humus::interp {
 
 using rt::runtime_error;
 
+std::string describe(const Value& v, const rt::Context& cx) { return cx.rt.shown(v); }
+
 Value tuple_of(Value* vals, uint32_t n) {
   Value acc = std::move(vals[n - 1]);
   for (uint32_t i = n - 1; i-- > 0;) acc = rt::make_pair(std::move(vals[i]), std::move(acc));
@@ -199,7 +201,7 @@ VmState& vm_of(rt::Context& cx) {
 // as in humus_js and uFork); -W and --trace report where.
 [[gnu::noinline]] Value not_a_function(const Value& fn, rt::Context& cx, const rt::SourceLoc& loc) {
   if (cx.rt.warnings_on())
-    cx.rt.report_warning(loc, "cannot apply " + describe(fn) + ": it is not a function (the result is ?)");
+    cx.rt.report_warning(loc, "cannot apply " + describe(fn, cx) + ": it is not a function (the result is ?)");
   return Value::undefined();
 }
 
@@ -207,7 +209,7 @@ VmState& vm_of(rt::Context& cx) {
 // section 7); -W and --trace report it.
 [[gnu::noinline]] void ignored_value(const Value& v, rt::Context& cx, const rt::SourceLoc& loc) {
   if (!v.is_undefined() && cx.rt.warnings_on())
-    cx.rt.report_warning(loc, "this statement's value is not a block, so it does nothing: " + describe(v));
+    cx.rt.report_warning(loc, "this statement's value is not a block, so it does nothing: " + describe(v, cx));
 }
 
 // A runtime error raised without a location (a built-in's "integer too
@@ -661,13 +663,13 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
   }
   CASE(NEW) {
     if (!R[ins.b].is_function()) [[unlikely]]
-      runtime_error(LOC(), "NEW needs a function as the behavior, not " + describe(R[ins.b]));
+      runtime_error(LOC(), "NEW needs a function as the behavior, not " + describe(R[ins.b], cx));
     R[ins.a] = cx.rt.new_actor(R[ins.b]);
     NEXT();
   }
   CASE(SETBEH) {
     if (!R[ins.b].is_function()) [[unlikely]]
-      runtime_error(LOC(), "CREATE ... WITH needs a function as the behavior, not " + describe(R[ins.b]));
+      runtime_error(LOC(), "CREATE ... WITH needs a function as the behavior, not " + describe(R[ins.b], cx));
     cx.rt.set_behavior(*R[ins.a].as<rt::Actor>(), R[ins.b]);
     NEXT();
   }
@@ -1081,7 +1083,7 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
       return Outcome::Unhandled;
     }
     if (!v.is_block()) [[unlikely]]
-      runtime_error(LOC(), "a behavior must give a block or ?, not " + describe(v));
+      runtime_error(LOC(), "a behavior must give a block or ?, not " + describe(v, cx));
     drops = ins.b;
     goto do_tailexec;
   }
@@ -1100,7 +1102,7 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
   CASE(AFTER) {
     const Value& delay = R[ins.a];
     if (!delay.is_small() || delay.small_value() < 0) [[unlikely]]
-      runtime_error(LOC(), "AFTER needs a delay in milliseconds (an integer >= 0), not " + describe(delay));
+      runtime_error(LOC(), "AFTER needs a delay in milliseconds (an integer >= 0), not " + describe(delay, cx));
     if (!R[ins.c].is_actor()) [[unlikely]] {
       cx.rt.drop_send(LOC(), R[ins.c], R[ins.b], cx);
       NEXT();
@@ -1112,7 +1114,7 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
     if (!cx.self) [[unlikely]]
       runtime_error(LOC(), "BECOME can only be used inside an actor's behavior, not at top level");
     if (!R[ins.a].is_function()) [[unlikely]]
-      runtime_error(LOC(), "BECOME needs a function as the behavior, not " + describe(R[ins.a]));
+      runtime_error(LOC(), "BECOME needs a function as the behavior, not " + describe(R[ins.a], cx));
     if (cx.fx.has_become()) [[unlikely]]
       runtime_error(LOC(), "a second BECOME in one message-event");
     cx.fx.become = std::move(R[ins.a]);
@@ -1120,7 +1122,7 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
   }
   CASE(THROW) {
     Value v = R[ins.a];
-    std::string text = "THROW " + describe(v);
+    std::string text = "THROW " + describe(v, cx);
     throw rt::EventError{LOC(), std::move(text), std::move(v)};
   }
 
