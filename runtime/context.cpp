@@ -27,6 +27,7 @@ void Effects::drop_all() {
     r.target->release();
   }
   runs.clear();
+  foreign = false;
   delayed.clear();
   become = Value();
   for (uint32_t i = 0; i < pending_count; ++i) pending[i] = Value();

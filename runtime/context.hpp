@@ -15,6 +15,7 @@
 
 #include "runtime/actor.hpp"
 #include "runtime/code.hpp"
+#include "runtime/foreign.hpp"
 #include "runtime/value.hpp"
 
 namespace humus::rt {
@@ -54,6 +55,10 @@ struct Effects {
   uint32_t pending_count = 0;
   Value pending[kPendingMax];
 
+  // Set when a run targets a foreign actor (foreign.hpp): the commit
+  // then lets the distribution layer take those runs first.
+  bool foreign = false;
+
   bool has_become() const { return !become.empty() || pending_code; }
 
   // Buffers AFTER delay_ms SEND message TO target.
@@ -84,6 +89,8 @@ struct Effects {
     auto* m = new Message;
     m->payload = std::move(message);
     target->retain();
+    if (target->foreign()) [[unlikely]]
+      foreign = true;
     runs.push_back({target, m, m, 1});
   }
 
@@ -116,6 +123,12 @@ struct alignas(64) Context {
   Actor* self = nullptr;  // null for top-level statements
   Effects fx;
   std::unique_ptr<EngineState> engine;
+  // The topic delivery this event handles (its envelope), if any.
+  Envelope* delivery = nullptr;
+  // The distribution layer's state for this context (its outbox), and
+  // whether it holds messages to send at the end of the turn.
+  std::unique_ptr<ContextState> remote;
+  bool must_flush = false;
   // Written only by the thread that owns this context (a load and a store,
   // no locked instruction); read by Runtime::stats from anywhere.
   std::atomic<uint64_t> events{0};
