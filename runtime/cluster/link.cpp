@@ -109,6 +109,7 @@ void Link::subscribe(const std::string& subject, Handler handler) {
 bool Link::connected() const { return nc_ && natsConnection_Status(nc_) == NATS_CONN_STATUS_CONNECTED; }
 
 void Link::close() {
+  closing_.store(true);
   std::vector<natsSubscription*> subs;
   {
     std::lock_guard lock(mutex_);
@@ -132,6 +133,7 @@ void Link::on_message(natsConnection*, natsSubscription*, natsMsg* msg, void* cl
 
 void Link::on_disconnected(natsConnection*, void* closure) {
   auto* self = static_cast<Link*>(closure);
+  if (self->closing_.load()) return;  // our own close
   spdlog::warn("cluster: lost the connection to NATS; reconnecting");
   if (self->events_.disconnected) self->events_.disconnected();
 }

@@ -63,6 +63,7 @@ class Link {
   std::vector<natsSubscription*> subs_;
   std::deque<Handler> handlers_;  // stable addresses: the subscriptions' closures
   std::atomic<uint64_t> refused_{0};
+  std::atomic<bool> closing_{false};
 };
 
 }  // namespace humus::rt::cluster
