@@ -164,6 +164,8 @@ int run(const Options& o, humus::ast::SourcePtr source) {
   ro.limits.on_stuck = exit_when_stuck;
   int status = kExitOk;
   SignalLeave signals(!ro.cluster.url.empty() && !o.check && !o.dump_code);
+  // A node runs until it leaves: what it prints should not wait for its end.
+  if (!ro.cluster.url.empty()) std::setvbuf(stdout, nullptr, _IOLBF, 0);
   // Top-level statements run on a thread with the workers' deep stack, so
   // recursion depth is the same everywhere (see stack_guard.hpp).
   humus::rt::run_on_big_stack([&] {

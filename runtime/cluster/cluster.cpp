@@ -198,7 +198,10 @@ void Cluster::stage(Context& cx) {
       }
     } catch (const EncodeError& e) {
       out.undo();
-      runtime_error({}, e.message);
+      // Reported where the sending behavior is (the SEND's own place is not known at commit).
+      SourceLoc at;
+      if (cx.self && cx.self->behavior.is(ObjKind::Closure)) at = cx.self->behavior.as<Closure>()->code->loc;
+      runtime_error(at, "cannot send: " + e.message);
     } catch (...) {
       out.undo();
       throw;
