@@ -93,6 +93,7 @@ void Cluster::leave() {
     held_ = false;
   }
   wake_.notify_all();  // no more heartbeats
+  topics_->quiesce();
   if (link_) {
     std::string bye;
     wire::put_header(bye, wire::Kind::Bye, members_->self()->id);

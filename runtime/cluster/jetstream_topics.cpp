@@ -333,6 +333,12 @@ void JetStreamTopics::State::take(const std::shared_ptr<Feed>& feed, natsMsg* ms
   jsMsgMetaData_Destroy(meta);
   {
     std::lock_guard lock(feed->mutex);
+    if (feed->stopped) {
+      // Fetched as the node was leaving: straight back, for another node.
+      natsMsg_Nak(msg, nullptr);
+      natsMsg_Destroy(msg);
+      return;
+    }
     ++feed->in_flight;  // until settled, abandoned or dead-lettered
   }
   if (int64_t(delivered) > options.max_deliveries)
@@ -532,6 +538,21 @@ void JetStreamTopics::abandon(std::unique_ptr<DeliveryTicket> ticket) {
   natsMsg_Destroy(msg);
   Counters::add(state_->counters.redelivered);
   t.feed->done();
+}
+
+void JetStreamTopics::quiesce() {
+  std::vector<std::shared_ptr<Feed>> feeds;
+  {
+    std::lock_guard lock(state_->mutex);
+    for (auto& [key, f] : state_->feeds) feeds.push_back(f);
+  }
+  for (auto& f : feeds) {
+    {
+      std::lock_guard lock(f->mutex);
+      f->stopped = true;  // the thread ends after its current fetch; stop() joins it
+    }
+    f->cv.notify_all();
+  }
 }
 
 void JetStreamTopics::stop() {

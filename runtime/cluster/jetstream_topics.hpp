@@ -44,6 +44,7 @@ class JetStreamTopics final : public TopicStore {
   void append(std::vector<Append>& values) override;
   void settle(std::unique_ptr<DeliveryTicket> ticket, std::vector<Append>& values) override;
   void abandon(std::unique_ptr<DeliveryTicket> ticket) override;
+  void quiesce() override;
   void stop() override;
 
   struct State;  // shared with fetchers, tickets and publish callbacks

@@ -70,6 +70,8 @@ class TopicStore {
   virtual void settle(std::unique_ptr<DeliveryTicket> ticket, std::vector<Append>& values) = 0;
   // A delivery's event failed: the input comes back later (or goes to NAME.dead).
   virtual void abandon(std::unique_ptr<DeliveryTicket> ticket) = 0;
+  // The node leaves: no new deliveries (those under way are still settled).
+  virtual void quiesce() {}
   // No more deliveries; settles nothing more. Called before the runtime stops.
   virtual void stop() = 0;
   // Forgets the topics' actors (after stop).
