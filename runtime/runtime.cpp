@@ -210,14 +210,9 @@ void install_pending(Actor& actor, Effects& fx) {
 }
 }  // namespace
 
-void Runtime::commit(Context& cx) {
+// The effects of an event, applied (commit, commit_distributed).
+inline void Runtime::apply(Context& cx) {
   Effects& fx = cx.fx;
-  // Sends to remote actors and topics, and a topic delivery's settlement,
-  // go through the cluster: staged first (it may still fail the event),
-  // released once everything else took effect.
-  const bool distributed = fx.foreign || cx.delivery;
-  if (distributed) [[unlikely]]
-    cluster_->stage(cx);
   if (cx.self) {
     if (fx.pending_code)
       install_pending(*cx.self, fx);
@@ -230,11 +225,23 @@ void Runtime::commit(Context& cx) {
   }
   for (auto& d : fx.delayed) timers_.schedule(d.delay_ms, std::move(d.target), std::move(d.message));
   fx.clear();
-  if (distributed) [[unlikely]] {
-    cluster_->release(cx);
-    // Outside any actor's turn (top level, hosts) nobody flushes later.
-    if (!cx.self && cx.must_flush) cluster_->flush(cx);
-  }
+}
+
+void Runtime::commit(Context& cx) {
+  if (cx.fx.foreign || cx.delivery) [[unlikely]]
+    return commit_distributed(cx);
+  apply(cx);
+}
+
+// Sends to remote actors and topics, and a topic delivery's settlement, go
+// through the cluster: staged first (the event may still fail there),
+// released once everything else took effect.
+void Runtime::commit_distributed(Context& cx) {
+  cluster_->stage(cx);
+  apply(cx);
+  cluster_->release(cx);
+  // Outside any actor's turn (top level, hosts) nobody flushes later.
+  if (!cx.self && cx.must_flush) cluster_->flush(cx);
 }
 
 void Runtime::end_turn(Context& cx) { cluster_->flush(cx); }

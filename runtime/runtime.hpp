@@ -143,6 +143,8 @@ class Runtime final : public EventRunner {
   void define_builtins();
   void report_unhandled(const Actor& actor, const Value& message);
   void settle_failed_delivery(Context& cx);
+  void apply(Context& cx);
+  [[gnu::noinline]] void commit_distributed(Context& cx);
   void check_event_limit(uint64_t own_events);
   [[noreturn]] void actor_limit_reached();
 
