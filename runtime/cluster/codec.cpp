@@ -112,7 +112,16 @@ void pack_atom(Packer& pk, const Value& v, AddressBook& book) {
 // pairs at its end. Any false return stops the parser; `error` says why.
 class ValueBuilder : public msgpack::null_visitor {
  public:
-  ValueBuilder(AddressBook& book, std::string& error) : book_(book), error_(error) {}
+  // The stacks are the caller's, reused from one value to the next.
+  ValueBuilder(AddressBook& book, std::string& error, std::vector<Value>& vals, std::vector<size_t>& frames)
+      : book_(book), error_(error), vals_(vals), frames_(frames) {
+    vals_.clear();
+    frames_.clear();
+  }
+  ~ValueBuilder() {
+    vals_.clear();  // what a failed decoding left
+    frames_.clear();
+  }
 
   bool visit_nil() { return put(Value::nil()); }
   bool visit_boolean(bool b) { return put(Value::boolean(b)); }
@@ -210,9 +219,22 @@ class ValueBuilder : public msgpack::null_visitor {
 
   AddressBook& book_;
   std::string& error_;
-  std::vector<Value> vals_;
-  std::vector<size_t> frames_;  // where each open array's items start in vals_
+  std::vector<Value>& vals_;
+  std::vector<size_t>& frames_;  // where each open array's items start in vals_
 };
+
+// Each thread's stacks for decoding: a steady stream of small messages
+// allocates nothing for them. Handed back when a huge value grew them.
+struct DecodeStacks {
+  std::vector<Value> vals;
+  std::vector<size_t> frames;
+  void trim() {
+    constexpr size_t kKeep = 1 << 12;
+    if (vals.capacity() > kKeep) std::vector<Value>().swap(vals);
+    if (frames.capacity() > kKeep) std::vector<size_t>().swap(frames);
+  }
+};
+thread_local DecodeStacks tl_stacks;
 
 // Accepts exactly one msgpack bin of 16 bytes.
 class TokenReader : public msgpack::null_visitor {
@@ -292,12 +314,12 @@ Value decode_value(const char* data, size_t len, size_t& off, AddressBook& book,
     return Value();
   }
   try {
-    ValueBuilder builder(book, error);
-    if (!msgpack::parse(data, len, off, builder)) {
-      if (error.empty()) error = "malformed MessagePack";
-      return Value();
+    Value v;
+    {
+      ValueBuilder builder(book, error, tl_stacks.vals, tl_stacks.frames);
+      if (msgpack::parse(data, len, off, builder)) v = builder.take();
     }
-    Value v = builder.take();
+    tl_stacks.trim();
     if (v.empty() && error.empty()) error = "malformed MessagePack";
     return v;
   } catch (const std::bad_alloc&) {
