@@ -18,6 +18,8 @@ void Effects::send_elsewhere(Actor* target, Value message) {
   auto* m = new Message;
   m->payload = std::move(message);
   target->retain();
+  if (target->foreign()) [[unlikely]]
+    foreign = true;
   runs.push_back({target, m, m, 1});
 }
 
@@ -44,6 +46,7 @@ void Effects::drop_all() {
   }
   runs.clear();
   run_index.clear();
+  foreign = false;
   delayed.clear();
   become = Value();
   for (uint32_t i = 0; i < pending_count; ++i) pending[i] = Value();

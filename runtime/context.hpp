@@ -16,6 +16,7 @@
 
 #include "runtime/actor.hpp"
 #include "runtime/code.hpp"
+#include "runtime/foreign.hpp"
 #include "runtime/value.hpp"
 
 namespace humus::rt {
@@ -59,6 +60,10 @@ struct Effects {
   const FunctionCode* pending_code = nullptr;
   uint32_t pending_count = 0;
   Value pending[kPendingMax];
+
+  // Set when a run targets a foreign actor (foreign.hpp): the commit
+  // then lets the distribution layer take those runs first.
+  bool foreign = false;
 
   bool has_become() const { return !become.empty() || pending_code; }
 
@@ -127,6 +132,12 @@ struct alignas(64) Context {
   Actor* self = nullptr;  // null for top-level statements
   Effects fx;
   std::unique_ptr<EngineState> engine;
+  // The topic delivery this event handles (its envelope), if any.
+  Envelope* delivery = nullptr;
+  // The distribution layer's state for this context (its outbox), and
+  // whether it holds messages to send at the end of the turn.
+  std::unique_ptr<ContextState> remote;
+  bool must_flush = false;
   // Written only by the thread that owns this context (a load and a store,
   // no locked instruction); read by Runtime::stats from anywhere.
   std::atomic<uint64_t> events{0};

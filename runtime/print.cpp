@@ -63,6 +63,7 @@ void print_atom(std::string& out, const Value& v) {
         out += static_cast<Native*>(o)->name;
         out += '>';
         return;
+      case ObjKind::Envelope:  // unwrapped before any program sees it
       case ObjKind::Pair: break;  // not an atom; callers never pass one
     }
     out += "<pair>";

@@ -4,6 +4,8 @@
 // was reported, 2 for usage, missing-file, syntax and compile errors, 3 when
 // a resource limit (--max-events, --max-actors, --max-memory, --timeout)
 // stopped the run.
+#include <pthread.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include <spdlog/sinks/stdout_color_sinks.h>
@@ -16,6 +18,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
+#include <memory>
 #include <iterator>
 #include <optional>
 #include <string>
@@ -51,7 +54,9 @@ struct Options {
   bool sandbox = false;
   humus::rt::PrintLimit shown;
   std::string log_level = "warn";
+  bool stats = false;
   humus::rt::Limits limits;
+  humus::rt::ClusterOptions cluster;
 };
 
 // The range of --max-memory: below a megabyte nothing runs (the prelude's
@@ -104,6 +109,7 @@ humus::rt::RuntimeOptions runtime_options(const Options& o) {
   ro.shown = o.shown;
   ro.out = humus::cli::write_stdout;
   ro.err = humus::cli::write_stderr;
+  ro.cluster = o.cluster;
   return ro;
 }
 
@@ -112,16 +118,99 @@ humus::interp::Interpreter::ScriptMode mode(const Options& o) {
                      : humus::interp::Interpreter::ScriptMode::Statements;
 }
 
+// --stats: what the run did, on stderr.
+void print_stats(const humus::rt::RuntimeStats& s, bool cluster) {
+  std::fprintf(stderr, "humus: stats: %llu events, %llu unhandled, %llu errors, %llu actors\n",
+               (unsigned long long)s.events, (unsigned long long)s.unhandled, (unsigned long long)s.errors,
+               (unsigned long long)s.actors);
+  const humus::rt::ClusterStats& c = s.cluster;
+  if (cluster || c.appended || c.delivered)
+    std::fprintf(stderr,
+                 "humus: stats: cluster: %llu sent, %llu received, %llu dropped (node down), %llu rejected, "
+                 "%llu lost; topics: %llu appended, %llu delivered, %llu redelivered, %llu dead letters\n",
+                 (unsigned long long)c.sent, (unsigned long long)c.received, (unsigned long long)c.dropped,
+                 (unsigned long long)c.rejected, (unsigned long long)c.lost, (unsigned long long)c.appended,
+                 (unsigned long long)c.delivered, (unsigned long long)c.redelivered,
+                 (unsigned long long)c.dead_letters);
+}
+
+// In a cluster, SIGINT and SIGTERM make the node leave (the program then
+// ends once idle); a second one ends it at once. Signals are blocked before
+// any thread starts, so this thread alone receives them.
+class SignalLeave {
+ public:
+  explicit SignalLeave(bool active) : active_(active) {
+    if (!active_) return;
+    sigemptyset(&set_);
+    sigaddset(&set_, SIGINT);
+    sigaddset(&set_, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &set_, nullptr);
+  }
+  void watch(humus::rt::Runtime& rt) {
+    if (!active_) return;
+    thread_ = std::thread([this, &rt] {
+      int seen = 0;
+      timespec tick{0, 200 * 1000 * 1000};
+      while (!done_.load()) {
+        int sig = sigtimedwait(&set_, nullptr, &tick);
+        if (sig < 0) continue;
+        if (++seen > 1) std::_Exit(128 + sig);
+        spdlog::warn("signal {}: leaving the cluster", sig);
+        rt.leave_cluster();
+      }
+    });
+  }
+  ~SignalLeave() {
+    done_.store(true);
+    if (thread_.joinable()) thread_.join();
+  }
+
+ private:
+  bool active_;
+  sigset_t set_{};
+  std::thread thread_;
+  std::atomic<bool> done_{false};
+};
+
+std::string env(const char* name) {
+  const char* v = std::getenv(name);
+  return v ? v : "";
+}
+
+// $HUMUS_CLUSTER when --cluster is not given; credentials and TLS files
+// only from here (or the URL).
+void cluster_from_environment(humus::rt::ClusterOptions& c, bool url_given) {
+  if (!url_given) c.url = env("HUMUS_CLUSTER");
+  c.user = env("HUMUS_NATS_USER");
+  c.password = env("HUMUS_NATS_PASSWORD");
+  c.token = env("HUMUS_NATS_TOKEN");
+  c.tls_ca = env("HUMUS_NATS_CA");
+  c.tls_cert = env("HUMUS_NATS_CERT");
+  c.tls_key = env("HUMUS_NATS_KEY");
+}
+
 // Runs one program to quiescence; returns the exit status.
 int run(const Options& o, humus::ast::SourcePtr source) {
   humus::rt::RuntimeOptions ro = runtime_options(o);
   ro.limits = o.limits;
   ro.limits.on_stuck = exit_when_stuck;
   int status = kExitOk;
+  SignalLeave signals(!ro.cluster.url.empty() && !o.check && !o.dump_code);
+  // A node runs until it leaves: what it prints should not wait for its end.
+  if (!ro.cluster.url.empty()) std::setvbuf(stdout, nullptr, _IOLBF, 0);
   // Top-level statements run on a thread with the workers' deep stack, so
   // recursion depth is the same everywhere (see stack_guard.hpp).
   humus::rt::run_on_big_stack([&] {
-    humus::interp::Interpreter interp(ro);
+    std::unique_ptr<humus::interp::Interpreter> joined;
+    try {
+      joined = std::make_unique<humus::interp::Interpreter>(ro);
+    } catch (const humus::rt::ClusterError& e) {
+      std::fprintf(stderr, "humus: error: %s\n", e.what());
+      status = kExitUsage;
+      return;
+    }
+    humus::interp::Interpreter& interp = *joined;
+    signals.watch(interp.runtime());
     interp.set_sandbox(o.sandbox);
     using Outcome = humus::interp::Interpreter::Outcome;
     if (o.check || o.dump_code) {
@@ -160,6 +249,7 @@ int run(const Options& o, humus::ast::SourcePtr source) {
     auto stats = interp.runtime().stats();
     spdlog::info("{} events, {} unhandled messages, {} errors, {} actors, on {} worker threads", stats.events,
                  stats.unhandled, stats.errors, stats.actors, interp.runtime().threads());
+    if (o.stats) print_stats(stats, !ro.cluster.url.empty());
     if (interp.runtime().had_error()) status = kExitRuntimeError;
     if (interp.runtime().limit_reached() != humus::rt::LimitKind::None) {
       report_limit(interp.runtime().limit_message());
@@ -228,6 +318,34 @@ int run_command(int argc, char** argv) {
     return parse_seconds(s) ? std::string()
                             : "SECONDS must be a number greater than 0 and at most 1e9 (about 31 years), not " + s;
   });
+  app.add_flag("--stats", o.stats, "print what the run did to stderr at the end (events, messages across nodes, topics)");
+  // A cluster of Humus processes on NATS (docs/distribution.md). Credentials
+  // only from the URL or the environment, never as options of their own
+  // (a command line is visible to every user of the machine).
+  auto* net = "Cluster (docs/distribution.md)";
+  app.add_option("--cluster", o.cluster.url,
+                 "join the cluster at nats://HOST:PORT (also $HUMUS_CLUSTER); without it the cluster is this process")
+      ->group(net);
+  app.add_option("--node", o.cluster.node, "this node's name in the cluster (default: HOST-PID)")->group(net);
+  app.add_option("--cluster-name", o.cluster.name, "the cluster's name, prefix of its subjects and streams (default: humus)")
+      ->group(net);
+  app.add_option("--heartbeat-ms", o.cluster.heartbeat_ms, "heartbeat interval (default: 500)")
+      ->check(CLI::Range(int64_t(10), int64_t(60000)))
+      ->group(net);
+  app.add_option("--down-after-ms", o.cluster.down_after_ms, "a node silent this long is down (default: 3000)")
+      ->check(CLI::Range(int64_t(50), int64_t(3600000)))
+      ->group(net);
+  app.add_option("--retry-delay-ms", o.cluster.retry_delay_ms, "a failed topic delivery comes back after this (default: 1000)")
+      ->check(CLI::Range(int64_t(0), int64_t(3600000)))
+      ->group(net);
+  app.add_option("--max-deliveries", o.cluster.max_deliveries,
+                 "deliveries of a topic value before it goes to NAME.dead (default: 5)")
+      ->check(CLI::Range(int64_t(1), int64_t(1000000)))
+      ->group(net);
+  app.add_option("--ack-wait-ms", o.cluster.ack_wait_ms,
+                 "a delivery not settled this long (its node died) goes to another member (default: 10000)")
+      ->check(CLI::Range(int64_t(100), int64_t(86400000)))
+      ->group(net);
   app.add_option("--log-level", o.log_level, "runtime log level: trace, debug, info, warn, error, off")
       ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "critical", "off"}));
   try {
@@ -240,6 +358,7 @@ int run_command(int argc, char** argv) {
   o.has_seed = app.count("--seed") > 0;
   if (!max_memory.empty()) o.limits.max_memory = *humus::rt::parse_byte_size(max_memory);
   if (!timeout.empty()) o.limits.timeout = *parse_seconds(timeout);
+  cluster_from_environment(o.cluster, app.count("--cluster") > 0);
 
   auto logger = spdlog::stderr_color_mt("humus");
   logger->set_pattern("humus: %l: %v");
