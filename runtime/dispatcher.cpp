@@ -19,6 +19,7 @@ Dispatcher::Dispatcher(EventRunner& runner, unsigned threads, unsigned budget, u
     w->owner = this;
     w->index = i;
     w->cx = runner_.make_context();
+    w->cx->worker = int(i);
     w->rng.seed(static_cast<std::minstd_rand::result_type>(seed + i + 1));
     workers_.push_back(std::move(w));
   }

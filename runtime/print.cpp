@@ -7,6 +7,7 @@
 #include "runtime/print.hpp"
 
 #include <charconv>
+#include <cstdint>
 #include <vector>
 
 #include "runtime/actor.hpp"
@@ -87,9 +88,17 @@ struct Resume {
 
 }  // namespace
 
-void print_value(std::string& out, const Value& root) {
+void print_value(std::string& out, const Value& root, size_t limit) {
   std::vector<Resume> stack;
   const Value* v = &root;
+  const size_t start = out.size();
+  // Past the limit: cut at it and mark the cut (checked after each atom, so a
+  // long list stops early; a huge integer is printed whole first).
+  auto full = [&] {
+    if (out.size() - start <= limit) return false;
+    cut_text(out, start + limit);
+    return true;
+  };
   for (;;) {
     // Print the tail chain starting at *v.
     while (v->is_pair()) {
@@ -102,19 +111,35 @@ void print_value(std::string& out, const Value& root) {
       }
       print_atom(out, p->head);
       out += ", ";
+      if (full()) return;
       v = &p->tail;
     }
     print_atom(out, *v);
-    if (stack.empty()) return;
+    if (full() || stack.empty()) return;
     out += "), ";
     v = stack.back().tail;
     stack.pop_back();
   }
 }
 
+void print_value(std::string& out, const Value& v) { print_value(out, v, SIZE_MAX); }
+
+void cut_text(std::string& s, size_t at) {
+  if (s.size() <= at) return;
+  while (at > 0 && (static_cast<unsigned char>(s[at]) & 0xC0) == 0x80) --at;  // not inside a character
+  s.resize(at);
+  s += "...";
+}
+
 std::string to_string(const Value& v) {
   std::string s;
   print_value(s, v);
+  return s;
+}
+
+std::string to_string(const Value& v, size_t limit) {
+  std::string s;
+  print_value(s, v, limit);
   return s;
 }
 

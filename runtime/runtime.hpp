@@ -27,6 +27,7 @@
 #include "runtime/globals.hpp"
 #include "runtime/limits.hpp"
 #include "runtime/timers.hpp"
+#include "runtime/trace.hpp"
 
 namespace humus::rt {
 
@@ -38,7 +39,8 @@ struct RuntimeOptions {
   std::optional<uint64_t> seed;  // for `random`; none: from the OS
   TextSink out;                  // program output (println); default stdout
   TextSink err;                  // diagnostics; default stderr
-  bool trace = false;            // report every message-event
+  bool trace = false;            // report every message-event, as text
+  TraceSink* tracer = nullptr;   // or as records (runtime/trace.hpp); outlives the runtime
   bool warn_unhandled = false;   // report every unhandled message
   Limits limits;                 // resource limits (runtime/limits.hpp); none by default
 };
@@ -60,8 +62,11 @@ class Runtime final : public EventRunner {
 
   Globals& globals() { return globals_; }
   const RuntimeOptions& options() const { return options_; }
-  // Switches the trace of message-events on or off while messages run (the REPL's :trace).
-  void set_trace(bool on) { trace_.store(on, std::memory_order_relaxed); }
+  // Switches the text trace of message-events on or off while messages run (the REPL's :trace).
+  void set_trace(bool on) {
+    text_trace_.store(on, std::memory_order_relaxed);
+    trace_.store(on || tracer_, std::memory_order_relaxed);
+  }
 
   // A new actor with `behavior` (a function value, not checked here).
   Value new_actor(Value behavior);
@@ -71,6 +76,11 @@ class Runtime final : public EventRunner {
   void commit(Context& cx);
   // Sends from outside any event (embedding hosts).
   void send(const Value& target, Value message);
+  // A top-level statement is an event without an actor, run in `cx` by the
+  // interpreter: begin_outside before it, then end_outside, which commits
+  // its effects, or drops them when `failed` (and traces it, when tracing).
+  void begin_outside(Context& cx);
+  void end_outside(Context& cx, const EventError* failed, const SourceLoc& where);
 
   void start();  // starts dispatching (messages queue up until then)
   // Stops the workers and the timer thread; queued messages are dropped.
@@ -82,6 +92,7 @@ class Runtime final : public EventRunner {
   uint64_t drain() { return dispatcher_.drain(); }
 
   int64_t now_ms() const;
+  int64_t now_us() const;
   void write_out(std::string_view text) const { options_.out(text); }
   void write_err(std::string_view text) const;
 
@@ -110,6 +121,17 @@ class Runtime final : public EventRunner {
   void report_unhandled(const Actor& actor, const Value& message);
   void check_event_limit(uint64_t own_events);
   [[noreturn]] void actor_limit_reached();
+  Value new_actor_checked(uint64_t id, Value behavior);
+  // Runs the actor's behavior on `message`; false when it did not take it.
+  static bool apply_behavior(Actor& actor, Value& message, Context& cx) {
+    if (!actor.behavior.is(ObjKind::Closure)) return false;
+    const auto* beh = actor.behavior.as<Closure>();
+    return beh->code->run_behavior(*beh, message, cx);
+  }
+  // The traced paths (runtime_trace.cpp).
+  void run_event_traced(Actor& actor, Value& message, Context& cx);
+  void commit_traced(Context& cx, TraceEvent& ev);
+  void fire_traced(uint64_t id, Value target, Value message);
 
   RuntimeOptions options_;
   Globals globals_;
@@ -118,14 +140,17 @@ class Runtime final : public EventRunner {
   std::chrono::steady_clock::time_point start_time_;
   std::atomic<uint64_t> next_actor_id_{1};
   std::atomic<uint64_t> errors_{0};
-  std::atomic<bool> trace_{false};  // options_.trace, switchable while running
+  std::atomic<bool> trace_{false};       // any trace: run_event takes the traced path
+  std::atomic<bool> text_trace_{false};  // options_.trace, switchable while running
+  std::unique_ptr<Tracer> tracer_;       // when options_.tracer is set
   mutable std::mutex err_mutex_;
   std::mt19937_64 rng_;  // used only inside `random`'s events, one at a time
   // Limits: UINT64_MAX when not set, so the checks are one compare.
   uint64_t max_events_ = UINT64_MAX;
-  uint64_t actor_id_cap_ = UINT64_MAX;  // the last actor id allowed
-  std::atomic<int> limit_hit_{0};       // a LimitKind
-  std::mutex stop_mutex_;               // serialises stopping the timers
+  uint64_t actor_id_cap_ = UINT64_MAX;    // the last actor id allowed
+  uint64_t actor_id_check_ = UINT64_MAX;  // the cap, or 0 when tracing (every new actor is noted)
+  std::atomic<int> limit_hit_{0};         // a LimitKind
+  std::mutex stop_mutex_;                 // serialises stopping the timers
   std::unique_ptr<LimitMonitor> monitor_;
 };
 

@@ -18,7 +18,7 @@ void Timers::stop() {
   }
 }
 
-void Timers::schedule(int64_t delay_ms, Value target, Value message) {
+void Timers::schedule(int64_t delay_ms, Value target, Value message, uint64_t tag) {
   dispatcher_.hold();
   {
     std::lock_guard lock(mutex_);
@@ -27,7 +27,7 @@ void Timers::schedule(int64_t delay_ms, Value target, Value message) {
       return;
     }
     auto due = Clock::now() + std::chrono::milliseconds(delay_ms < 0 ? 0 : delay_ms);
-    heap_.push(Entry{due, seq_++, std::move(target), std::move(message)});
+    heap_.push(Entry{due, seq_++, std::move(target), std::move(message), tag});
     if (!thread_) thread_ = std::make_unique<BigStackThread>([this] { thread_main(); });
   }
   cv_.notify_one();
@@ -54,7 +54,10 @@ void Timers::thread_main() {
     Entry e = std::move(const_cast<Entry&>(heap_.top()));
     heap_.pop();
     lock.unlock();
-    dispatcher_.enqueue(e.target.as<Actor>(), std::move(e.message));
+    if (e.tag && fire_hook_)
+      fire_hook_(e.tag, std::move(e.target), std::move(e.message));
+    else
+      dispatcher_.enqueue(e.target.as<Actor>(), std::move(e.message));
     dispatcher_.release();  // the enqueued message now keeps the program alive
     lock.lock();
   }

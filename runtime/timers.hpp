@@ -9,6 +9,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <queue>
@@ -30,7 +31,11 @@ class Timers {
   Timers& operator=(const Timers&) = delete;
 
   // Delivers `message` to `target` (an actor) after `delay_ms` milliseconds.
-  void schedule(int64_t delay_ms, Value target, Value message);
+  // A non-zero `tag` (a traced run's message id) makes the delivery go
+  // through the fire hook instead, which enqueues it.
+  void schedule(int64_t delay_ms, Value target, Value message, uint64_t tag = 0);
+  using FireHook = std::function<void(uint64_t tag, Value target, Value message)>;
+  void set_fire_hook(FireHook hook) { fire_hook_ = std::move(hook); }
   size_t pending() const;
 
  private:
@@ -40,6 +45,7 @@ class Timers {
     uint64_t seq;  // equal due times fire in scheduling order
     Value target;
     Value message;
+    uint64_t tag;
   };
   struct Later {
     bool operator()(const Entry& a, const Entry& b) const {
@@ -55,6 +61,7 @@ class Timers {
   std::priority_queue<Entry, std::vector<Entry>, Later> heap_;
   uint64_t seq_ = 0;
   bool stopping_ = false;
+  FireHook fire_hook_;
   std::unique_ptr<BigStackThread> thread_;
 };
 

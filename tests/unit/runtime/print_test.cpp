@@ -84,3 +84,20 @@ TEST_CASE("printing a 100,000-deep head-nested pair") {
   CHECK(s.size() == expect.size());
   CHECK(s == expect);
 }
+
+TEST_CASE("printing with a limit cuts long values, never inside a character") {
+  Value list = Value::nil();
+  for (int i = 0; i < 100000; ++i) list = make_pair(Value::small(7), std::move(list));
+  std::string s = to_string(list, 20);
+  CHECK(s == "7, 7, 7, 7, 7, 7, 7,...");
+  CHECK(to_string(Value::small(42), 20) == "42");
+  std::string t = "ab\xc3\xa9\xc3\xa9";  // "abéé": 'é' is two bytes
+  cut_text(t, 3);                        // byte 3 is inside the first 'é'
+  CHECK(t == "ab...");
+  std::string u = "ab\xc3\xa9\xc3\xa9";
+  cut_text(u, 4);
+  CHECK(u == "ab\xc3\xa9...");
+  std::string v = "short";
+  cut_text(v, 10);
+  CHECK(v == "short");
+}
