@@ -72,7 +72,7 @@ void random_behavior(Actor&, const Value& msg, Context& cx) {
 Runtime::Runtime(RuntimeOptions options)
     : options_(std::move(options)),
       dispatcher_(*this, options_.threads, options_.budget, options_.seed ? *options_.seed : 0),
-      timers_(dispatcher_),
+      timers_(dispatcher_, dispatcher_.has_threads()),
       start_time_(std::chrono::steady_clock::now()) {
   if (!options_.out) options_.out = write_stdout;
   if (!options_.err) options_.err = write_stderr;
@@ -169,6 +169,30 @@ std::unique_ptr<Context> Runtime::make_context() { return std::make_unique<Conte
 void Runtime::start() { dispatcher_.start(); }
 
 void Runtime::wait_idle() { dispatcher_.wait_idle(); }
+
+Runtime::Slice Runtime::run_for(std::chrono::milliseconds budget) {
+  const auto deadline = std::chrono::steady_clock::now() + budget;
+  for (;;) {
+    if (dispatcher_.run_here(deadline)) return {true, 0};
+    bool fired = false;
+    const int64_t next_timer = timers_.fire_due(&fired);
+    if (!fired) return {false, next_timer};
+    if (std::chrono::steady_clock::now() >= deadline) return {true, 0};
+  }
+}
+
+void Runtime::interrupt() {
+  interrupted_.store(true, std::memory_order_relaxed);
+  stop_for_limit(LimitKind::Interrupted);
+}
+
+void Runtime::safe_point(const SourceLoc& loc) {
+  if (interrupted_.load(std::memory_order_relaxed) ||
+      (options_.interrupt_requested && options_.interrupt_requested())) {
+    interrupt();
+    runtime_error(loc, "interrupted");
+  }
+}
 
 void Runtime::send(const Value& target, Value message) {
   Actor* a = target.as<Actor>();

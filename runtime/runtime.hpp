@@ -34,7 +34,7 @@ namespace humus::rt {
 using TextSink = std::function<void(std::string_view)>;
 
 struct RuntimeOptions {
-  unsigned threads = 1;
+  unsigned threads = 1;          // worker threads; 0: none, the host calls run_for (the playground)
   unsigned budget = 32;          // messages per actor turn
   std::optional<uint64_t> seed;  // for `random`; none: from the OS
   TextSink out;                  // program output (println); default stdout
@@ -43,6 +43,10 @@ struct RuntimeOptions {
   TraceSink* tracer = nullptr;   // or as records (runtime/trace.hpp); outlives the runtime
   bool warn_unhandled = false;   // report every unhandled message
   Limits limits;                 // resource limits (runtime/limits.hpp); none by default
+  // Asked at compiled code's safe points (every 65536 calls and tail calls):
+  // true interrupts the run. For a host whose event can't be interrupted
+  // from another thread (the playground: one thread, Stop in a SharedArrayBuffer).
+  std::function<bool()> interrupt_requested;
 };
 
 struct RuntimeStats {
@@ -87,6 +91,20 @@ class Runtime final : public EventRunner {
   // After it, no compiled code runs any more (it may then be freed).
   void stop();
   void wait_idle();  // blocks until quiescent
+  // Without worker threads (threads = 0): runs events on this thread for
+  // about `budget`, firing due timers. `more`: messages are still queued;
+  // else `wait_ms` until the next timer, or -1 when the run is over.
+  struct Slice {
+    bool more;
+    int64_t wait_ms;
+  };
+  Slice run_for(std::chrono::milliseconds budget);
+  // Stops the run, from any thread: queued messages and pending timers are
+  // dropped, and an event still running fails at its next safe point
+  // (interpreter/engine/vm.cpp). limit_reached() is then Interrupted.
+  void interrupt();
+  // A safe point of compiled code: fails the event when the run is interrupted.
+  void safe_point(const SourceLoc& loc);
   // The same, for at most `limit`; true if quiescent (embedding hosts).
   bool wait_idle_for(std::chrono::nanoseconds limit) { return dispatcher_.wait_idle_for(limit); }
   uint64_t drain() { return dispatcher_.drain(); }
@@ -150,7 +168,8 @@ class Runtime final : public EventRunner {
   uint64_t actor_id_cap_ = UINT64_MAX;    // the last actor id allowed
   uint64_t actor_id_check_ = UINT64_MAX;  // the cap, or 0 when tracing (every new actor is noted)
   std::atomic<int> limit_hit_{0};         // a LimitKind
-  std::mutex stop_mutex_;                 // serialises stopping the timers
+  std::atomic<bool> interrupted_{false};
+  std::mutex stop_mutex_;  // serialises stopping the timers
   std::unique_ptr<LimitMonitor> monitor_;
 };
 

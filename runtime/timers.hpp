@@ -24,7 +24,8 @@ class Dispatcher;
 
 class Timers {
  public:
-  explicit Timers(Dispatcher& dispatcher) : dispatcher_(dispatcher) {}
+  // threaded = false: no thread; the host calls fire_due (the playground).
+  explicit Timers(Dispatcher& dispatcher, bool threaded = true) : dispatcher_(dispatcher), threaded_(threaded) {}
   ~Timers() { stop(); }
   void stop();  // cancels what is pending
   Timers(const Timers&) = delete;
@@ -37,6 +38,9 @@ class Timers {
   using FireHook = std::function<void(uint64_t tag, Value target, Value message)>;
   void set_fire_hook(FireHook hook) { fire_hook_ = std::move(hook); }
   size_t pending() const;
+  // Without a thread: delivers the timers that are due (`fired` says if
+  // any was); returns the milliseconds until the next one, -1 if none.
+  int64_t fire_due(bool* fired);
 
  private:
   using Clock = std::chrono::steady_clock;
@@ -54,8 +58,10 @@ class Timers {
   };
 
   void thread_main();
+  void deliver(Entry& e);
 
   Dispatcher& dispatcher_;
+  const bool threaded_;
   mutable std::mutex mutex_;
   std::condition_variable cv_;
   std::priority_queue<Entry, std::vector<Entry>, Later> heap_;
