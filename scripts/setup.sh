@@ -19,6 +19,20 @@ if ((${#missing[@]})); then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
+# Node.js and the npm packages of the tests that run in it (the JSON trace's
+# schema test; the playground's browser test): tests/web/package-lock.json.
+if ! command -v npm >/dev/null; then
+  echo "setup: installing nodejs npm"
+  sudo=""
+  if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends nodejs npm >/dev/null
+fi
+if [ ! -f tests/web/node_modules/.package-lock.json ] || [ tests/web/package-lock.json -nt tests/web/node_modules/.package-lock.json ]; then
+  echo "setup: installing the npm packages of tests/web"
+  (cd tests/web && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
+fi
+
 build_dir="${HUMUS_BUILD_DIR:-build}"
 werror=OFF
 if [ "${HUMUS_WERROR:-0}" = "1" ]; then werror=ON; fi

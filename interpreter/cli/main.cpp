@@ -21,6 +21,7 @@
 #include <memory>
 #include <iterator>
 #include <optional>
+#include <memory>
 #include <string>
 #include <thread>
 
@@ -28,6 +29,8 @@
 #include "interpreter/engine/disassemble.hpp"
 #include "interpreter/interpreter.hpp"
 #include "interpreter/repl/repl.hpp"
+#include "interpreter/trace/diagram.hpp"
+#include "interpreter/trace/json_trace.hpp"
 #include "runtime/stack_guard.hpp"
 
 namespace {
@@ -47,7 +50,9 @@ struct Options {
   unsigned budget = 32;
   uint64_t seed = 0;
   bool has_seed = false;
-  bool trace = false;
+  std::string trace;       // "", "text" or "json"
+  std::string trace_file;  // where --trace=json goes ("": standard error)
+  std::string diagram;     // where the sequence diagram goes, if anywhere
   bool warn_unhandled = false;
   bool no_prelude = false;
   bool one_block = false;
@@ -104,7 +109,7 @@ humus::rt::RuntimeOptions runtime_options(const Options& o) {
     ro.threads = std::max(1u, std::thread::hardware_concurrency());
   ro.budget = o.budget;
   if (o.has_seed) ro.seed = o.seed;
-  ro.trace = o.trace;
+  ro.trace = o.trace == "text";
   ro.warn_unhandled = o.warn_unhandled;
   ro.shown = o.shown;
   ro.out = humus::cli::write_stdout;
@@ -189,11 +194,68 @@ void cluster_from_environment(humus::rt::ClusterOptions& c, bool url_given) {
   c.tls_key = env("HUMUS_NATS_KEY");
 }
 
+struct FileCloser {
+  void operator()(std::FILE* f) const { std::fclose(f); }
+};
+using File = std::unique_ptr<std::FILE, FileCloser>;
+
+// Opens `path` for writing, or says why it cannot.
+File open_output(const std::string& path) {
+  File f(std::fopen(path.c_str(), "wb"));
+  if (!f) std::cerr << "humus: cannot write '" << path << "'\n";
+  return f;
+}
+
+// The sinks of a structured trace (--trace=json, --diagram), set up before the run.
+struct Tracing {
+  File json_file;
+  std::unique_ptr<humus::trace::JsonWriter> json;
+  std::unique_ptr<humus::trace::Diagram> diagram;
+  File diagram_file;
+  humus::trace::Tee tee;
+
+  bool setup(const Options& o, const std::string& title, humus::rt::RuntimeOptions& ro) {
+    if (o.trace == "json") {
+      std::FILE* out = stderr;
+      if (!o.trace_file.empty()) {
+        if (!(json_file = open_output(o.trace_file))) return false;
+        out = json_file.get();
+      }
+      json = std::make_unique<humus::trace::JsonWriter>([out](std::string_view line) {
+        std::fwrite(line.data(), 1, line.size(), out);
+        if (out == stderr) std::fflush(out);
+      });
+      tee.add(json.get());
+    }
+    if (!o.diagram.empty()) {
+      if (!(diagram_file = open_output(o.diagram))) return false;
+      diagram = std::make_unique<humus::trace::Diagram>(title);
+      tee.add(diagram.get());
+    }
+    if (json || diagram) ro.tracer = &tee;
+    return true;
+  }
+  // Writes the diagram of what ran (also after a runtime error or a limit).
+  bool finish() {
+    if (json_file) std::fflush(json_file.get());
+    if (!diagram) return true;
+    std::string svg = diagram->svg();
+    bool ok = std::fwrite(svg.data(), 1, svg.size(), diagram_file.get()) == svg.size() &&
+              std::fflush(diagram_file.get()) == 0;
+    if (!ok) std::cerr << "humus: cannot write '" << diagram_path << "'\n";
+    return ok;
+  }
+  std::string diagram_path;
+};
+
 // Runs one program to quiescence; returns the exit status.
 int run(const Options& o, humus::ast::SourcePtr source) {
   humus::rt::RuntimeOptions ro = runtime_options(o);
   ro.limits = o.limits;
   ro.limits.on_stuck = exit_when_stuck;
+  Tracing tracing;
+  tracing.diagram_path = o.diagram;
+  if (!tracing.setup(o, source->name, ro)) return kExitUsage;
   int status = kExitOk;
   SignalLeave signals(!ro.cluster.url.empty() && !o.check && !o.dump_code);
   // A node runs until it leaves: what it prints should not wait for its end.
@@ -256,6 +318,7 @@ int run(const Options& o, humus::ast::SourcePtr source) {
       status = kExitLimit;
     }
   });
+  if (!tracing.finish() && status == kExitOk) status = kExitUsage;
   return status;
 }
 
@@ -285,7 +348,12 @@ int run_command(int argc, char** argv) {
       ->check(CLI::Range(1u, 1u << 20));
   app.add_option("--seed", o.seed,
                  "seed for `random`; with one thread (the default when --seed is given) runs are repeatable");
-  app.add_flag("--trace", o.trace, "print every message-event to stderr");
+  app.add_flag("--trace{text}", o.trace,
+               "print every message-event to stderr: --trace (or --trace=text) as text, --trace=json as one JSON "
+               "object per event (docs/trace.md)")
+      ->check(CLI::IsMember({"text", "json"}));
+  app.add_option("--trace-file", o.trace_file, "write --trace=json to FILE instead of stderr");
+  app.add_option("--diagram", o.diagram, "draw the run's sequence diagram to FILE, as SVG (docs/trace.md)");
   app.add_flag("-W,--warn,--warn-unhandled", o.warn_unhandled,
                "report every message dropped (unhandled, or sent to a non-actor) and every value quietly ignored "
                "(a non-function applied, a statement's non-block value), with its location");
@@ -365,6 +433,10 @@ int run_command(int argc, char** argv) {
   spdlog::set_default_logger(logger);
   spdlog::set_level(spdlog::level::from_str(o.log_level));
 
+  if (!o.trace_file.empty() && o.trace != "json") {
+    std::cerr << "humus: --trace-file needs --trace=json\n";
+    return kExitUsage;
+  }
   if (o.has_code && !o.file.empty()) {
     humus::cli::write_stderr("humus: give either a FILE or -e CODE, not both\n");
     return kExitUsage;

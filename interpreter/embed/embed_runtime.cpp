@@ -48,9 +48,10 @@ auto guarded(const std::string& what, F&& f) {
 // A C++ function as a Humus function: `name(x)` calls fn(x).
 class HostFunctionCode final : public rt::FunctionCode {
  public:
-  HostFunctionCode(std::string name, Function fn)
-      : rt::FunctionCode(rt::SourceLoc{}), file_("<native " + name + ">"), fn_(std::move(fn)) {
+  HostFunctionCode(const std::string& host_name, Function fn)
+      : rt::FunctionCode(rt::SourceLoc{}), file_("<native " + host_name + ">"), fn_(std::move(fn)) {
     loc.file = &file_;
+    name = host_name;
   }
   rt::Value apply(const rt::Closure&, const rt::Value& arg, rt::Context&) const override {
     return guarded(file_, [&] { return to_rt(fn_(to_public(arg))); });
