@@ -18,12 +18,14 @@
 // call) like a Humus THROW, and is reported.
 #pragma once
 
+#include <array>
 #include <chrono>
 #include <cstdint>
 #include <functional>
 #include <future>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -49,7 +51,7 @@ struct Result {
   enum class Status { Ok, SyntaxError, CompileError, RuntimeError, IoError };
   Status status = Status::Ok;
   std::vector<Diagnostic> diagnostics;  // errors, and warnings even when ok
-  Value value;                          // eval: the last expression statement's value, else ?
+  Value value;                          // eval: the last expression statement's value, else ?; call: the result
 
   bool ok() const { return status == Status::Ok; }
   explicit operator bool() const { return ok(); }
@@ -145,6 +147,30 @@ class Runtime {
   // A C++ function or actor under a global name, for scripts loaded after.
   void define_function(std::string_view name, Function fn);
   Value define_actor(std::string_view name, Behavior behavior);  // gives the actor
+
+  // ---- calling Humus functions
+  // Applies the function bound to global `name` (or a function value) to the
+  // arguments as Humus does: call("f") is f(), call("f", x) is f(x) and
+  // call("f", a, b) is f(a, b). Each argument converts to a Value (any
+  // integer does). The function's result is Result::value. An unbound name,
+  // a value that is not a function, a runtime error in the function (with
+  // its location) or an exception thrown by a native function it calls
+  // comes back as a Result with status RuntimeError, never as an exception.
+  // An argument that does not match the parameter pattern gives ?, as in
+  // Humus. Runs on the calling thread, alongside actors and other calls.
+  template <class... Args>
+  Result call(std::string_view name, const Args&... args) {
+    const std::array<Value, sizeof...(Args)> values{Value(args)...};
+    return call_args(name, values);
+  }
+  template <class... Args>
+  Result call(const Value& function, const Args&... args) {
+    const std::array<Value, sizeof...(Args)> values{Value(args)...};
+    return call_args(function, values);
+  }
+  // The same with the arguments in a sequence: none, one, or a tuple's elements.
+  Result call_args(std::string_view name, std::span<const Value> args);
+  Result call_args(const Value& function, std::span<const Value> args);
 
   // ---- values tied to this runtime
   Value function(Function fn, std::string_view name = "native");  // a function value
