@@ -30,12 +30,13 @@
 #include <string_view>
 #include <vector>
 
+#include "humus/export.hpp"
 #include "humus/value.hpp"
 
 namespace humus {
 
 // One message of the loader: FILE:LINE:COLUMN: severity: message.
-struct Diagnostic {
+struct HUMUS_API Diagnostic {
   enum class Severity { Error, Warning };
   std::string file;             // as given ("<eval>", a path, "stdlib/NAME.hum")
   unsigned line = 0;            // 1-based; 0 when there is no position
@@ -47,7 +48,7 @@ struct Diagnostic {
 };
 
 // What eval, load_file and import give back.
-struct Result {
+struct HUMUS_API Result {
   enum class Status { Ok, SyntaxError, CompileError, RuntimeError, IoError };
   Status status = Status::Ok;
   std::vector<Diagnostic> diagnostics;  // errors, and warnings even when ok
@@ -90,7 +91,7 @@ class Runtime;
 // What a native behavior sees while it handles one message. Its effects are
 // those of a Humus message-event: buffered, and applied together when the
 // callback returns (or dropped if it throws).
-class ActorContext {
+class HUMUS_API ActorContext {
  public:
   Value self() const;                           // the actor handling the message
   void send(const Value& target, Value message);
@@ -123,7 +124,7 @@ struct RuntimeStats {
   uint64_t queued = 0;     // messages not yet handled
 };
 
-class Runtime {
+class HUMUS_API Runtime {
  public:
   // Starts the workers and (unless options.prelude is false) imports the
   // prelude; throws humus::Error if the prelude fails to load.

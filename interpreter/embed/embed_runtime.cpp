@@ -139,7 +139,8 @@ LogLevel level_of(std::string_view text) {
 
 }  // namespace
 
-struct Runtime::Impl {
+// Hidden, though nested in an exported class: none of it is API.
+struct __attribute__((visibility("hidden"))) Runtime::Impl {
   Runtime& owner;
   Options options;
 
