@@ -19,6 +19,7 @@
 
 #include "interpreter/engine/disassemble.hpp"
 #include "interpreter/interpreter.hpp"
+#include "interpreter/lsp/server.hpp"
 #include "interpreter/repl/repl.hpp"
 #include "runtime/stack_guard.hpp"
 
@@ -42,6 +43,7 @@ struct Options {
   bool trace = false;
   bool warn_unhandled = false;
   bool no_prelude = false;
+  bool lsp = false;
   std::string log_level = "warn";
   humus::rt::Limits limits;
 };
@@ -162,6 +164,7 @@ int main(int argc, char** argv) {
   app.add_flag("--trace", o.trace, "print every message-event to stderr");
   app.add_flag("-W,--warn-unhandled", o.warn_unhandled, "report every message that no behavior handled");
   app.add_flag("--no-prelude", o.no_prelude, "do not import the prelude (stdlib/prelude.hum) before the script");
+  app.add_flag("--lsp", o.lsp, "run as a language server: LSP over standard input and output (docs/editors.md)");
   // Resource limits (docs/reliability.md): exceeding one stops the run, exit status 3.
   app.add_option("--max-events", o.limits.max_events, "stop after N message-events")
       ->check(CLI::Range(uint64_t(1), UINT64_MAX));
@@ -191,6 +194,16 @@ int main(int argc, char** argv) {
   spdlog::set_default_logger(logger);
   spdlog::set_level(spdlog::level::from_str(o.log_level));
 
+  if (o.lsp) {
+    if (o.has_code || !o.file.empty()) {
+      std::cerr << "humus: --lsp takes no FILE or -e CODE: the editor sends the documents\n";
+      return kExitUsage;
+    }
+    // On a deep stack like a script: documents are parsed and compiled.
+    int status = 0;
+    humus::rt::run_on_big_stack([&] { status = humus::lsp::serve(STDIN_FILENO, STDOUT_FILENO); });
+    return status;
+  }
   if (o.has_code && !o.file.empty()) {
     std::cerr << "humus: give either a FILE or -e CODE, not both\n";
     return kExitUsage;
