@@ -28,6 +28,7 @@
 #include "interpreter/cli/output.hpp"
 #include "interpreter/engine/disassemble.hpp"
 #include "interpreter/interpreter.hpp"
+#include "interpreter/lsp/server.hpp"
 #include "interpreter/repl/repl.hpp"
 #include "interpreter/trace/diagram.hpp"
 #include "interpreter/trace/json_trace.hpp"
@@ -58,6 +59,7 @@ struct Options {
   bool one_block = false;
   bool sandbox = false;
   humus::rt::PrintLimit shown;
+  bool lsp = false;
   std::string log_level = "warn";
   bool stats = false;
   humus::rt::Limits limits;
@@ -368,6 +370,7 @@ int run_command(int argc, char** argv) {
   app.add_flag("--sandbox", o.sandbox,
                "no file access from Humus code: IMPORT takes standard-library modules only (for untrusted code)");
   app.add_flag("--no-prelude", o.no_prelude, "do not import the prelude (stdlib/prelude.hum) before the script");
+  app.add_flag("--lsp", o.lsp, "run as a language server: LSP over standard input and output (docs/editors.md)");
   // Resource limits (docs/reliability.md): exceeding one stops the run, exit status 3.
   app.add_option("--max-events", o.limits.max_events, "stop after N message-events")
       ->check(CLI::Range(uint64_t(1), UINT64_MAX));
@@ -436,6 +439,16 @@ int run_command(int argc, char** argv) {
   if (!o.trace_file.empty() && o.trace != "json") {
     std::cerr << "humus: --trace-file needs --trace=json\n";
     return kExitUsage;
+  }
+  if (o.lsp) {
+    if (o.has_code || !o.file.empty()) {
+      std::cerr << "humus: --lsp takes no FILE or -e CODE: the editor sends the documents\n";
+      return kExitUsage;
+    }
+    // On a deep stack like a script: documents are parsed and compiled.
+    int status = 0;
+    humus::rt::run_on_big_stack([&] { status = humus::lsp::serve(STDIN_FILENO, STDOUT_FILENO); });
+    return status;
   }
   if (o.has_code && !o.file.empty()) {
     humus::cli::write_stderr("humus: give either a FILE or -e CODE, not both\n");
