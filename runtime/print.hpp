@@ -4,15 +4,27 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 
 #include "runtime/value.hpp"
 
 namespace humus::rt {
 
-void print_value(std::string& out, const Value& v);
-std::string to_string(const Value& v);
-// At most `limit` characters of it, then "..." if there was more (traces).
+// How much of a value a diagnostic, warning or trace line shows. A value
+// past either bound is cut short with "... (N more)", N counting the
+// elements (numbers, symbols, actors, ...) left out, so a failing event
+// whose message is a million-element list writes one short line, not
+// megabytes. 0 means no bound.
+struct PrintLimit {
+  uint64_t elements = 200;
+  uint64_t bytes = 4096;
+};
+inline constexpr PrintLimit kNoPrintLimit{0, 0};
+
+void print_value(std::string& out, const Value& v, const PrintLimit& limit = kNoPrintLimit);
+std::string to_string(const Value& v, const PrintLimit& limit = kNoPrintLimit);
+// At most `limit` bytes of it, then "..." if there was more (traces).
 void print_value(std::string& out, const Value& v, size_t limit);
 std::string to_string(const Value& v, size_t limit);
 // Cuts `s` to its first `at` bytes (less, not to split a UTF-8 character) and appends "...".

@@ -9,7 +9,7 @@ namespace humus::rt {
 
 void Runtime::run_event_traced(Actor& actor, Value& message, Context& cx) {
   if (text_trace_.load(std::memory_order_relaxed))
-    write_err("trace: @" + std::to_string(actor.id) + " <- " + to_string(message) + "\n");
+    write_err("trace: @" + std::to_string(actor.id) + " <- " + shown(message) + "\n");
   Tracer* t = tracer_.get();
   TraceEvent ev;
   if (t) {
@@ -27,6 +27,7 @@ void Runtime::run_event_traced(Actor& actor, Value& message, Context& cx) {
   auto failed = [&](const EventError& e) {
     cx.fx.clear();
     report_error(e, &actor, &message);
+    settle_failed_delivery(cx);
     ev.error = e.message;
     ev.where = e.loc;
     finish(TraceOutcome::Failed);
@@ -36,6 +37,7 @@ void Runtime::run_event_traced(Actor& actor, Value& message, Context& cx) {
       cx.fx.clear();
       Context::bump(cx.unhandled);
       report_unhandled(actor, message);
+      settle_failed_delivery(cx);
       finish(TraceOutcome::Unhandled);
       return;
     }
