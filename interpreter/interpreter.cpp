@@ -146,6 +146,8 @@ bool resolve(const std::string& name, const std::string& from_dir, fs::path& fil
 
 }  // namespace
 
+bool Interpreter::is_stdlib_module(const std::string& name) { return is_stdlib_name(name); }
+
 std::string Interpreter::resolve_module(const std::string& name, const std::string& from_dir, std::string* searched) {
   fs::path file;
   std::string shown, tried;

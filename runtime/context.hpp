@@ -133,15 +133,15 @@ struct alignas(64) Context {
   Actor* self = nullptr;  // null for top-level statements
   Effects fx;
   std::unique_ptr<EngineState> engine;
-  int worker = -1;  // the dispatcher's worker that owns it; -1: a thread outside the pool
-  // A top-level statement's trace record while it runs (traced runs only).
-  std::unique_ptr<TraceEvent> outside_trace;
   // The topic delivery this event handles (its envelope), if any.
   Envelope* delivery = nullptr;
   // The distribution layer's state for this context (its outbox), and
   // whether it holds messages to send at the end of the turn.
   std::unique_ptr<ContextState> remote;
   bool must_flush = false;
+  int worker = -1;  // the dispatcher's worker that owns it; -1: a thread outside the pool
+  // A top-level statement's trace record while it runs (traced runs only).
+  std::unique_ptr<TraceEvent> outside_trace;
   // Written only by the thread that owns this context (a load and a store,
   // no locked instruction); read by Runtime::stats from anywhere.
   std::atomic<uint64_t> events{0};

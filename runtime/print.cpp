@@ -196,12 +196,10 @@ void print_value(std::string& out, const Value& root, const PrintLimit& limit) {
   }
 }
 
-// A byte bound alone, then a plain cut: main's bounded printing (which also
-// keeps a huge integer short) with its "... (N more)" cut off at `limit`.
-void print_value(std::string& out, const Value& v, size_t limit) {
-  const size_t start = out.size();
-  print_value(out, v, PrintLimit{0, limit == 0 ? 1 : limit});
-  cut_text(out, start + limit);
+std::string to_string(const Value& v, const PrintLimit& limit) {
+  std::string s;
+  print_value(s, v, limit);
+  return s;
 }
 
 void cut_text(std::string& s, size_t at) {
@@ -209,18 +207,6 @@ void cut_text(std::string& s, size_t at) {
   while (at > 0 && (static_cast<unsigned char>(s[at]) & 0xC0) == 0x80) --at;  // not inside a character
   s.resize(at);
   s += "...";
-}
-
-std::string to_string(const Value& v, const PrintLimit& limit) {
-  std::string s;
-  print_value(s, v, limit);
-  return s;
-}
-
-std::string to_string(const Value& v, size_t limit) {
-  std::string s;
-  print_value(s, v, limit);
-  return s;
 }
 
 }  // namespace humus::rt

@@ -3,8 +3,8 @@
 // in its heads, prints without recursion on the C++ stack.
 #pragma once
 
-#include <cstddef>
 #include <cstdint>
+#include <cstddef>
 #include <string>
 
 #include "runtime/value.hpp"
@@ -24,9 +24,6 @@ inline constexpr PrintLimit kNoPrintLimit{0, 0};
 
 void print_value(std::string& out, const Value& v, const PrintLimit& limit = kNoPrintLimit);
 std::string to_string(const Value& v, const PrintLimit& limit = kNoPrintLimit);
-// At most `limit` bytes of it, then "..." if there was more (traces).
-void print_value(std::string& out, const Value& v, size_t limit);
-std::string to_string(const Value& v, size_t limit);
 // Cuts `s` to its first `at` bytes (less, not to split a UTF-8 character) and appends "...".
 void cut_text(std::string& s, size_t at);
 

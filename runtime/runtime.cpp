@@ -165,16 +165,6 @@ Value Runtime::new_actor(Value behavior) {
   return Value::adopt(a);
 }
 
-// Past the actor limit, or tracing (which notes every actor made).
-Value Runtime::new_actor_checked(uint64_t id, Value behavior) {
-  if (id > actor_id_cap_) actor_limit_reached();
-  auto* a = new Actor(id);
-  a->behavior = std::move(behavior);
-  Value v = Value::adopt(a);
-  if (tracer_) Tracer::note_created(v);
-  return v;
-}
-
 Value Runtime::system_actor(const NativeBehaviorCode& code) {
   auto* a = new Actor(0);
   a->behavior = Value::adopt(Closure::make(&code, 0));
@@ -186,6 +176,16 @@ Value Runtime::new_foreign_actor(const ForeignCode& code) {
   // Before anyone else sees it: Effects::send reads the flag unsynchronised.
   a.object()->flags.fetch_or(Object::kForeign, std::memory_order_relaxed);
   return a;
+}
+
+// Past the actor limit, or tracing (which notes every actor made).
+Value Runtime::new_actor_checked(uint64_t id, Value behavior) {
+  if (id > actor_id_cap_) actor_limit_reached();
+  auto* a = new Actor(id);
+  a->behavior = std::move(behavior);
+  Value v = Value::adopt(a);
+  if (tracer_) Tracer::note_created(v);
+  return v;
 }
 
 std::unique_ptr<Context> Runtime::make_context() { return std::make_unique<Context>(*this); }

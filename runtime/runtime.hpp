@@ -51,9 +51,9 @@ struct RuntimeOptions {
   // and every value the language quietly ignores (a non-function applied, a
   // statement's non-block value), each with its source location.
   bool warn_unhandled = false;
-  Limits limits;           // resource limits (runtime/limits.hpp); none by default
-  PrintLimit shown;        // how much of a value diagnostics and traces show (print.hpp)
-  ClusterOptions cluster;  // where `cluster` reaches other nodes; none: this process only
+  Limits limits;                 // resource limits (runtime/limits.hpp); none by default
+  PrintLimit shown;              // how much of a value diagnostics and traces show (print.hpp)
+  ClusterOptions cluster;        // where `cluster` reaches other nodes; none: this process only
   // Asked at compiled code's safe points (every 65536 calls and tail calls):
   // true interrupts the run. For a host whose event can't be interrupted
   // from another thread (the playground: one thread, Stop in a SharedArrayBuffer).
@@ -130,15 +130,16 @@ class Runtime final : public EventRunner {
   uint64_t drain() { return dispatcher_.drain(); }
 
   int64_t now_ms() const;
-  int64_t now_us() const;
   // A value as diagnostics show it: cut short past options().shown.
   std::string shown(const Value& v) const { return to_string(v, options_.shown); }
+  int64_t now_us() const;
   void write_out(std::string_view text) const { options_.out(text); }
   void write_err(std::string_view text) const;
 
   // Reports a failed event (actor may be null for top-level statements).
   void report_error(const EventError& e, const Actor* actor, const Value* message);
-  // Whether what the language quietly drops or ignores is reported (-W or --trace).
+  // Whether what the language quietly drops or ignores is reported (-W or
+  // the text --trace; a JSON trace or a diagram records it, not stderr).
   bool warnings_on() const { return options_.warn_unhandled || text_trace_.load(std::memory_order_relaxed); }
   // "FILE:LINE:COLUMN: warning: MESSAGE" on stderr, when warnings_on().
   void report_warning(const SourceLoc& loc, const std::string& message);
@@ -210,9 +211,9 @@ class Runtime final : public EventRunner {
   std::atomic<uint64_t> next_actor_id_{1};
   std::atomic<uint64_t> errors_{0};
   std::atomic<uint64_t> dropped_outside_{0};  // unhandled outside any worker's event (top level, hosts)
-  std::atomic<bool> trace_{false};            // any trace: run_event takes the traced path
-  std::atomic<bool> text_trace_{false};       // options_.trace, switchable while running
-  std::unique_ptr<Tracer> tracer_;            // when options_.tracer is set
+  std::atomic<bool> trace_{false};       // any trace: run_event takes the traced path
+  std::atomic<bool> text_trace_{false};  // options_.trace, switchable while running
+  std::unique_ptr<Tracer> tracer_;       // when options_.tracer is set
   mutable std::mutex err_mutex_;
   std::mt19937_64 rng_;  // used only inside `random`'s events, one at a time
   // Limits: UINT64_MAX when not set, so the checks are one compare.

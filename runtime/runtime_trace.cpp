@@ -16,7 +16,7 @@ void Runtime::run_event_traced(Actor& actor, Value& message, Context& cx) {
     ev.time_us = now_us();
     ev.worker = cx.worker;
     t->begin(ev, &actor);
-    ev.message = to_string(message, kTraceTextLimit);
+    ev.message = to_string(message, kTraceShown);
   }
   auto finish = [&](TraceOutcome outcome) {
     if (!t) return;

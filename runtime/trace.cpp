@@ -36,7 +36,7 @@ std::string describe_code(const FunctionCode& code, const Value* captures, uint3
   s += '(';
   for (uint32_t i = 0; i < n; ++i) {
     if (i) s += ", ";
-    print_value(s, captures[i], kTraceTextLimit);
+    print_value(s, captures[i], kTraceShown);
     if (s.size() > kTraceTextLimit) {
       cut_text(s, kTraceTextLimit);
       return s;
@@ -48,7 +48,7 @@ std::string describe_code(const FunctionCode& code, const Value* captures, uint3
 }  // namespace
 
 std::string describe_behavior(const Value& behavior) {
-  if (!behavior.is(ObjKind::Closure)) return behavior.empty() ? std::string() : to_string(behavior, kTraceTextLimit);
+  if (!behavior.is(ObjKind::Closure)) return behavior.empty() ? std::string() : to_string(behavior, kTraceShown);
   const auto* c = behavior.as<Closure>();
   if (!c->code || c->code->name.empty()) return to_string(behavior);  // \file:line:column
   return describe_code(*c->code, c->captures(), c->count);
@@ -95,7 +95,7 @@ void Tracer::record_effects(TraceEvent& ev, Context& cx, std::vector<uint64_t>& 
     // The run's messages: single nodes and batches, linked from first to last.
     for (Message* m = r.first;; m = m->next.load(std::memory_order_relaxed)) {
       auto record = [&](const Value& v) {
-        ev.sent.push_back({next_id_, r.target->id, to_string(v, kTraceTextLimit), -1});
+        ev.sent.push_back({next_id_, r.target->id, to_string(v, kTraceShown), -1});
         queue.push_back({next_id_++, from, -1});
       };
       if (!m->is_batch()) {
@@ -110,7 +110,7 @@ void Tracer::record_effects(TraceEvent& ev, Context& cx, std::vector<uint64_t>& 
   ids.clear();
   for (const Effects::Delayed& d : fx.delayed) {
     const uint64_t to = d.target.as<Actor>()->id;
-    ev.sent.push_back({next_id_, to, to_string(d.message, kTraceTextLimit), d.delay_ms});
+    ev.sent.push_back({next_id_, to, to_string(d.message, kTraceShown), d.delay_ms});
     delayed_[next_id_] = {next_id_, from, d.delay_ms};
     ids.push_back(next_id_++);
   }

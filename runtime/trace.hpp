@@ -20,6 +20,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "runtime/print.hpp"
 #include "runtime/source_loc.hpp"
 #include "runtime/value.hpp"
 
@@ -34,7 +35,7 @@ const char* outcome_name(TraceOutcome o);  // "committed", "failed", "unhandled"
 struct TraceSend {
   uint64_t id = 0;        // the message's id, unique in the run
   uint64_t to = 0;        // the target actor
-  std::string message;    // printed, at most kTraceTextLimit characters (then "...")
+  std::string message;    // printed, about kTraceTextLimit bytes at most (then "... (N more)")
   int64_t after_ms = -1;  // a delayed send (AFTER, the timer actor): its delay; -1 for SEND
 };
 
@@ -72,6 +73,8 @@ class TraceSink {
 
 // How long printed messages and behaviors may get in a trace.
 inline constexpr size_t kTraceTextLimit = 200;
+// Values in trace records: at most kTraceTextLimit bytes, then "... (N more)".
+inline constexpr PrintLimit kTraceShown{0, kTraceTextLimit};
 
 // A behavior as a trace names it: `greeter(1)` for a closure whose code has
 // a name (its captured values in parentheses), `println` for a built-in, the

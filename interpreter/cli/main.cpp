@@ -18,15 +18,17 @@
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
-#include <iterator>
 #include <memory>
+#include <iterator>
 #include <optional>
+#include <memory>
 #include <string>
 #include <thread>
 
 #include "interpreter/cli/output.hpp"
 #include "interpreter/engine/disassemble.hpp"
 #include "interpreter/interpreter.hpp"
+#include "interpreter/lsp/server.hpp"
 #include "interpreter/repl/repl.hpp"
 #include "interpreter/trace/diagram.hpp"
 #include "interpreter/trace/json_trace.hpp"
@@ -57,6 +59,7 @@ struct Options {
   bool one_block = false;
   bool sandbox = false;
   humus::rt::PrintLimit shown;
+  bool lsp = false;
   std::string log_level = "warn";
   bool stats = false;
   humus::rt::Limits limits;
@@ -116,60 +119,6 @@ humus::rt::RuntimeOptions runtime_options(const Options& o) {
   ro.cluster = o.cluster;
   return ro;
 }
-
-struct FileCloser {
-  void operator()(std::FILE* f) const { std::fclose(f); }
-};
-using File = std::unique_ptr<std::FILE, FileCloser>;
-
-// Opens `path` for writing, or says why it cannot.
-File open_output(const std::string& path) {
-  File f(std::fopen(path.c_str(), "wb"));
-  if (!f) humus::cli::write_stderr("humus: cannot write '" + path + "'\n");
-  return f;
-}
-
-// The sinks of a structured trace (--trace=json, --diagram), set up before the run.
-struct Tracing {
-  File json_file;
-  std::unique_ptr<humus::trace::JsonWriter> json;
-  std::unique_ptr<humus::trace::Diagram> diagram;
-  File diagram_file;
-  humus::trace::Tee tee;
-
-  bool setup(const Options& o, const std::string& title, humus::rt::RuntimeOptions& ro) {
-    if (o.trace == "json") {
-      std::FILE* out = stderr;
-      if (!o.trace_file.empty()) {
-        if (!(json_file = open_output(o.trace_file))) return false;
-        out = json_file.get();
-      }
-      json = std::make_unique<humus::trace::JsonWriter>([out](std::string_view line) {
-        std::fwrite(line.data(), 1, line.size(), out);
-        if (out == stderr) std::fflush(out);
-      });
-      tee.add(json.get());
-    }
-    if (!o.diagram.empty()) {
-      if (!(diagram_file = open_output(o.diagram))) return false;
-      diagram = std::make_unique<humus::trace::Diagram>(title);
-      tee.add(diagram.get());
-    }
-    if (json || diagram) ro.tracer = &tee;
-    return true;
-  }
-  // Writes the diagram of what ran (also after a runtime error or a limit).
-  bool finish() {
-    if (json_file) std::fflush(json_file.get());
-    if (!diagram) return true;
-    std::string svg = diagram->svg();
-    bool ok = std::fwrite(svg.data(), 1, svg.size(), diagram_file.get()) == svg.size() &&
-              std::fflush(diagram_file.get()) == 0;
-    if (!ok) humus::cli::write_stderr("humus: cannot write '" + diagram_path + "'\n");
-    return ok;
-  }
-  std::string diagram_path;
-};
 
 humus::interp::Interpreter::ScriptMode mode(const Options& o) {
   return o.one_block ? humus::interp::Interpreter::ScriptMode::OneBlock
@@ -246,6 +195,60 @@ void cluster_from_environment(humus::rt::ClusterOptions& c, bool url_given) {
   c.tls_cert = env("HUMUS_NATS_CERT");
   c.tls_key = env("HUMUS_NATS_KEY");
 }
+
+struct FileCloser {
+  void operator()(std::FILE* f) const { std::fclose(f); }
+};
+using File = std::unique_ptr<std::FILE, FileCloser>;
+
+// Opens `path` for writing, or says why it cannot.
+File open_output(const std::string& path) {
+  File f(std::fopen(path.c_str(), "wb"));
+  if (!f) std::cerr << "humus: cannot write '" << path << "'\n";
+  return f;
+}
+
+// The sinks of a structured trace (--trace=json, --diagram), set up before the run.
+struct Tracing {
+  File json_file;
+  std::unique_ptr<humus::trace::JsonWriter> json;
+  std::unique_ptr<humus::trace::Diagram> diagram;
+  File diagram_file;
+  humus::trace::Tee tee;
+
+  bool setup(const Options& o, const std::string& title, humus::rt::RuntimeOptions& ro) {
+    if (o.trace == "json") {
+      std::FILE* out = stderr;
+      if (!o.trace_file.empty()) {
+        if (!(json_file = open_output(o.trace_file))) return false;
+        out = json_file.get();
+      }
+      json = std::make_unique<humus::trace::JsonWriter>([out](std::string_view line) {
+        std::fwrite(line.data(), 1, line.size(), out);
+        if (out == stderr) std::fflush(out);
+      });
+      tee.add(json.get());
+    }
+    if (!o.diagram.empty()) {
+      if (!(diagram_file = open_output(o.diagram))) return false;
+      diagram = std::make_unique<humus::trace::Diagram>(title);
+      tee.add(diagram.get());
+    }
+    if (json || diagram) ro.tracer = &tee;
+    return true;
+  }
+  // Writes the diagram of what ran (also after a runtime error or a limit).
+  bool finish() {
+    if (json_file) std::fflush(json_file.get());
+    if (!diagram) return true;
+    std::string svg = diagram->svg();
+    bool ok = std::fwrite(svg.data(), 1, svg.size(), diagram_file.get()) == svg.size() &&
+              std::fflush(diagram_file.get()) == 0;
+    if (!ok) std::cerr << "humus: cannot write '" << diagram_path << "'\n";
+    return ok;
+  }
+  std::string diagram_path;
+};
 
 // Runs one program to quiescence; returns the exit status.
 int run(const Options& o, humus::ast::SourcePtr source) {
@@ -367,6 +370,7 @@ int run_command(int argc, char** argv) {
   app.add_flag("--sandbox", o.sandbox,
                "no file access from Humus code: IMPORT takes standard-library modules only (for untrusted code)");
   app.add_flag("--no-prelude", o.no_prelude, "do not import the prelude (stdlib/prelude.hum) before the script");
+  app.add_flag("--lsp", o.lsp, "run as a language server: LSP over standard input and output (docs/editors.md)");
   // Resource limits (docs/reliability.md): exceeding one stops the run, exit status 3.
   app.add_option("--max-events", o.limits.max_events, "stop after N message-events")
       ->check(CLI::Range(uint64_t(1), UINT64_MAX));
@@ -433,8 +437,18 @@ int run_command(int argc, char** argv) {
   spdlog::set_level(spdlog::level::from_str(o.log_level));
 
   if (!o.trace_file.empty() && o.trace != "json") {
-    humus::cli::write_stderr("humus: --trace-file needs --trace=json\n");
+    std::cerr << "humus: --trace-file needs --trace=json\n";
     return kExitUsage;
+  }
+  if (o.lsp) {
+    if (o.has_code || !o.file.empty()) {
+      std::cerr << "humus: --lsp takes no FILE or -e CODE: the editor sends the documents\n";
+      return kExitUsage;
+    }
+    // On a deep stack like a script: documents are parsed and compiled.
+    int status = 0;
+    humus::rt::run_on_big_stack([&] { status = humus::lsp::serve(STDIN_FILENO, STDOUT_FILENO); });
+    return status;
   }
   if (o.has_code && !o.file.empty()) {
     humus::cli::write_stderr("humus: give either a FILE or -e CODE, not both\n");

@@ -205,8 +205,9 @@ TEST_CASE("long messages are cut in a trace") {
       1, "test.hum", false, &t);
   REQUIRE(t.events.size() == 2);
   const std::string& m = t.events[1].message;
-  CHECK(m.size() == humus::rt::kTraceTextLimit + 3);
-  CHECK(m.ends_with("..."));
+  CHECK(m.size() <= humus::rt::kTraceTextLimit + 24);
+  CHECK(m.ends_with(" more)"));
+  CHECK(m.find(", ... (") != std::string::npos);
   CHECK(m.rfind("12345, 12345", 0) == 0);
 }
 
