@@ -69,8 +69,9 @@ class NativeBehaviorCode final : public FunctionCode {
 
 // Objects with a trailing array of Values, allocated in one piece: a
 // closure and a block value each hold their code and the values they
-// captured.
-struct Closure : Object {
+// captured. Aligned as a Value, so the array right after them is, also
+// where pointers are 4 bytes (wasm32; on x86-64 this changes nothing).
+struct alignas(Value) Closure : Object {
   const FunctionCode* code;
   uint32_t count;
   Value* captures() { return reinterpret_cast<Value*>(this + 1); }
@@ -84,7 +85,7 @@ struct Closure : Object {
 };
 
 // A block value: its code and the values it captured where it was made.
-struct BlockValue : Object {
+struct alignas(Value) BlockValue : Object {
   const BlockCode* code;
   uint32_t count;
   Value* captures() { return reinterpret_cast<Value*>(this + 1); }

@@ -197,8 +197,12 @@ void Runtime::wait_idle() { dispatcher_.wait_idle(); }
 Runtime::Slice Runtime::run_for(std::chrono::milliseconds budget) {
   const auto deadline = std::chrono::steady_clock::now() + budget;
   for (;;) {
-    if (dispatcher_.run_here(deadline)) return {true, 0};
+    // Due timers first, every slice: a program that never stops sending
+    // must still get its AFTER messages (as the timer thread gives them).
     bool fired = false;
+    timers_.fire_due(&fired);
+    if (dispatcher_.run_here(deadline)) return {true, 0};
+    fired = false;
     const int64_t next_timer = timers_.fire_due(&fired);
     if (!fired) return {false, next_timer};
     if (std::chrono::steady_clock::now() >= deadline) return {true, 0};

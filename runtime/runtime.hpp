@@ -138,8 +138,9 @@ class Runtime final : public EventRunner {
 
   // Reports a failed event (actor may be null for top-level statements).
   void report_error(const EventError& e, const Actor* actor, const Value* message);
-  // Whether what the language quietly drops or ignores is reported (-W or --trace).
-  bool warnings_on() const { return options_.warn_unhandled || trace_.load(std::memory_order_relaxed); }
+  // Whether what the language quietly drops or ignores is reported (-W or
+  // the text --trace; a JSON trace or a diagram records it, not stderr).
+  bool warnings_on() const { return options_.warn_unhandled || text_trace_.load(std::memory_order_relaxed); }
   // "FILE:LINE:COLUMN: warning: MESSAGE" on stderr, when warnings_on().
   void report_warning(const SourceLoc& loc, const std::string& message);
   // A message sent to something that is not an actor: dropped, counted as

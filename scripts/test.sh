@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Sets everything up and runs every test:
-#   1. the normal build (warnings are errors) and the whole suite;
+#   1. the normal build (warnings are errors) and the whole suite; then the
+#      browser playground: its WebAssembly build, the scripts through it, and
+#      the page in headless Chromium (docs/playground.md);
 #   2. the whole suite again under AddressSanitizer + UndefinedBehaviorSanitizer
 #      (with LeakSanitizer);
 #   3. the unit tests and every script on 4 worker threads under ThreadSanitizer;
@@ -14,6 +16,12 @@ jobs="$(nproc)"
 
 HUMUS_WERROR=1 scripts/setup.sh
 ctest --test-dir build --output-on-failure -j"$jobs"
+
+# The browser playground (docs/playground.md): its WebAssembly build (kept in
+# build-wasm/ between runs), every script through it under node, and the page
+# in headless Chromium. It installs emscripten and chromium if missing.
+echo "== the playground: WebAssembly build, the scripts under node, the page in headless Chromium"
+HUMUS_JOBS="$jobs" scripts/playground.sh --test
 
 if [ "${HUMUS_QUICK:-0}" != "1" ]; then
   echo "== the suite under AddressSanitizer + UndefinedBehaviorSanitizer"

@@ -11,7 +11,14 @@ namespace humus::rt::cluster {
 void random_bytes(void* out, size_t n) {
   auto* p = static_cast<uint8_t*>(out);
   while (n > 0) {
+#ifdef __EMSCRIPTEN__
+    // The browser build (the playground) has getentropy only: the page's
+    // crypto.getRandomValues, at most 256 bytes a call.
+    const size_t chunk = n < 256 ? n : 256;
+    ssize_t got = getentropy(p, chunk) == 0 ? ssize_t(chunk) : -1;
+#else
     ssize_t got = getrandom(p, n, 0);
+#endif
     if (got < 0) {
       if (errno == EINTR) continue;
       // Capabilities made from a weak source would be guessable: refuse.

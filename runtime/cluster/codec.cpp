@@ -2,8 +2,6 @@
 #define MSGPACK_NO_BOOST 1
 #include "runtime/cluster/codec.hpp"
 
-#include <gmp.h>
-
 // unpack.hpp first: parse.hpp needs its definitions.
 #include <msgpack/null_visitor.hpp>
 #include <msgpack/pack.hpp>

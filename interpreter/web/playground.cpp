@@ -1,0 +1,129 @@
+// The interpreter's side of the browser playground (docs/playground.md),
+// compiled to WebAssembly by playground/CMakeLists.txt only.
+//
+// The page runs this module in a Web Worker (playground/page/worker.js),
+// which calls the functions below through Module.ccall and hears back
+// through the js_* functions: program output, diagnostics (the same text as
+// the humus command's, so "program.hum:3:5: error: ..."), and whether Stop
+// was pressed. A run has no threads: humus_start runs the top-level
+// statements, then the worker calls humus_step for slices of events until
+// the run is over, going back to the browser's event loop in between (so
+// Stop is heard there, and the page stays live); an event that never ends
+// hears Stop at the VM's safe points through js_stop_requested.
+#include <emscripten.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "interpreter/interpreter.hpp"
+#include "interpreter/trace/diagram.hpp"
+#include "runtime/stack_guard.hpp"
+
+// clang-format off
+EM_JS(void, js_out, (const char* text, int n), { self.humusOut(UTF8ToString(text, n)); });
+EM_JS(void, js_err, (const char* text, int n), { self.humusErr(UTF8ToString(text, n)); });
+EM_JS(int, js_stop_requested, (), { return self.humusStopRequested() ? 1 : 0; });
+// clang-format on
+
+namespace {
+
+using humus::interp::Interpreter;
+
+// The stack emscripten gives the module (-sTOTAL_STACK in playground/CMakeLists.txt).
+constexpr std::size_t kStack = std::size_t(16) << 20;
+
+enum Status { kRunning = -2, kDone = -1 };
+constexpr int64_t kMaxWaitMs = (int64_t(1) << 31) - 1;  // setTimeout's longest delay
+enum Outcome { kOk = 0, kRuntimeError = 1, kCompileError = 2, kInterrupted = 3 };
+
+struct Session {
+  explicit Session(const std::string& name) : diagram(name) {}
+  humus::trace::Diagram diagram;
+  std::unique_ptr<Interpreter> interp;
+  int outcome = kOk;
+  std::string svg;
+};
+Session* g_session = nullptr;
+
+void finish(Session& s) {
+  humus::rt::Runtime& rt = s.interp->runtime();
+  if (rt.limit_reached() == humus::rt::LimitKind::Interrupted)
+    s.outcome = kInterrupted;
+  else if (s.outcome == kOk && rt.had_error())
+    s.outcome = kRuntimeError;
+}
+
+}  // namespace
+
+extern "C" {
+
+// Compiles and starts the `length` bytes at `code` (UTF-8, checked as the
+// command checks a file: NUL bytes and invalid UTF-8 are errors with their
+// place), named `name` in diagnostics; the previous run is ended first. Its
+// top-level statements run now. Returns an Outcome; the run goes on with
+// humus_step unless it is kCompileError.
+EMSCRIPTEN_KEEPALIVE int humus_start(const char* code, int length, const char* name) {
+  static bool guarded = false;
+  if (!guarded) {
+    humus::rt::stack_guard_init(kStack);
+    guarded = true;
+  }
+  delete g_session;
+  g_session = new Session(name);
+  Session& s = *g_session;
+  humus::rt::RuntimeOptions o;
+  o.threads = 0;
+  o.seed = 1;
+  o.out = [](std::string_view t) { js_out(t.data(), int(t.size())); };
+  o.err = [](std::string_view t) { js_err(t.data(), int(t.size())); };
+  o.tracer = &s.diagram;
+  o.interrupt_requested = [] { return js_stop_requested() != 0; };
+  s.interp = std::make_unique<Interpreter>(o);
+  s.interp->set_sandbox(true);  // a page has no files of its own: IMPORT takes the standard library
+  if (s.interp->load_prelude() != Interpreter::Outcome::Ok) return s.outcome = kCompileError;
+  auto source = std::make_shared<humus::ast::Source>(humus::ast::Source{name, std::string(code, std::size_t(length))});
+  Interpreter::Outcome outcome;
+  humus::interp::CompiledUnit* unit = s.interp->load(source, &outcome);
+  if (!unit) return s.outcome = kCompileError;
+  Interpreter::Outcome ran = s.interp->run(*unit);
+  if (ran == Interpreter::Outcome::SyntaxError || ran == Interpreter::Outcome::CompileError)
+    s.outcome = kCompileError;  // in an IMPORTed module
+  else if (ran == Interpreter::Outcome::RuntimeError)
+    s.outcome = kRuntimeError;
+  s.interp->start();
+  finish(s);
+  return s.outcome;
+}
+
+// Runs events for about `budget_ms`. Returns kRunning (more to do now),
+// kDone (the run is over: see humus_outcome), or the milliseconds to wait
+// for the next timer.
+EMSCRIPTEN_KEEPALIVE int humus_step(int budget_ms) {
+  if (!g_session || g_session->outcome == kCompileError) return kDone;
+  Session& s = *g_session;
+  humus::rt::Runtime::Slice slice = s.interp->runtime().run_for(std::chrono::milliseconds(budget_ms));
+  finish(s);
+  if (slice.more) return kRunning;
+  // A timer years away (AFTER 10^13) waits as long as setTimeout can.
+  return slice.wait_ms < 0 ? kDone : int(std::min<int64_t>(slice.wait_ms, kMaxWaitMs));
+}
+
+// Stop: the queued messages and timers are dropped.
+EMSCRIPTEN_KEEPALIVE void humus_stop() {
+  if (g_session && g_session->interp) g_session->interp->runtime().interrupt();
+}
+
+EMSCRIPTEN_KEEPALIVE int humus_outcome() { return g_session ? g_session->outcome : kOk; }
+
+// The run's sequence diagram so far, as SVG (valid until the next call).
+EMSCRIPTEN_KEEPALIVE const char* humus_diagram() {
+  if (!g_session) return "";
+  g_session->svg = g_session->diagram.svg();
+  return g_session->svg.c_str();
+}
+
+EMSCRIPTEN_KEEPALIVE const char* humus_version() { return HUMUS_VERSION; }
+
+}  // extern "C"
