@@ -268,7 +268,7 @@ inline Value make_pair(Value head, Value tail) { return Value::adopt(new Pair(st
 inline void free_emptied_pair(Pair* p) {
   if (detail::count_objects.load(std::memory_order_relaxed)) [[unlikely]]
     detail::live_count.fetch_sub(1, std::memory_order_relaxed);
-  ::operator delete(static_cast<void*>(p), sizeof(Pair));
+  ::operator delete(static_cast<void*>(p));  // unsized: clang before 17 has no sized delete by default
 }
 inline const Value& head(const Value& p) { return p.as<Pair>()->head; }
 inline const Value& tail(const Value& p) { return p.as<Pair>()->tail; }

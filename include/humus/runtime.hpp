@@ -18,26 +18,29 @@
 // call) like a Humus THROW, and is reported.
 #pragma once
 
+#include <array>
 #include <chrono>
 #include <cstdint>
 #include <functional>
 #include <future>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "humus/export.hpp"
 #include "humus/value.hpp"
 
 namespace humus {
 
 // One message of the loader: FILE:LINE:COLUMN: severity: message.
-struct Diagnostic {
+struct HUMUS_API Diagnostic {
   enum class Severity { Error, Warning };
   std::string file;             // as given ("<eval>", a path, "stdlib/NAME.hum")
   unsigned line = 0;            // 1-based; 0 when there is no position
-  unsigned column = 0;          // 1-based, in bytes
+  unsigned column = 0;          // 1-based, in characters (code points)
   Severity severity = Severity::Error;
   std::string message;
 
@@ -45,11 +48,11 @@ struct Diagnostic {
 };
 
 // What eval, load_file and import give back.
-struct Result {
+struct HUMUS_API Result {
   enum class Status { Ok, SyntaxError, CompileError, RuntimeError, IoError };
   Status status = Status::Ok;
   std::vector<Diagnostic> diagnostics;  // errors, and warnings even when ok
-  Value value;                          // eval: the last expression statement's value, else ?
+  Value value;                          // eval: the last expression statement's value, else ?; call: the result
 
   bool ok() const { return status == Status::Ok; }
   explicit operator bool() const { return ok(); }
@@ -57,6 +60,12 @@ struct Result {
 };
 
 enum class LogLevel { Trace, Warning, Error };
+
+// How a script's top-level statements run (docs/language.md, section 8):
+// one at a time, in order, each a transaction of its own (the default, as
+// humus_js and the REPL do), or the uFork way: the whole script as one
+// block, its statements ordered by dataflow, all in one transaction.
+enum class ScriptMode { Statements, OneBlock };
 
 struct Options {
   unsigned threads = 1;              // worker threads
@@ -71,8 +80,14 @@ struct Options {
   // Receives the same messages as `err`, one at a time, with a level.
   std::function<void(LogLevel, std::string_view)> logger;
   bool prelude = true;               // import stdlib/prelude.hum first
+  // No file access from Humus code, for hosts that run code they do not
+  // trust: IMPORT statements take standard-library names only (the host's
+  // own load_file and import are not restricted).
+  bool sandbox = false;
   bool trace = false;                // report every message-event
-  bool warn_unhandled = false;       // report messages no behavior matched
+  // Report messages dropped (unhandled, or sent to a non-actor) and values
+  // quietly ignored (a non-function applied, a statement's non-block value).
+  bool warn_unhandled = false;
   // Resource limits (docs/reliability.md); 0 means none. Going over one
   // stops the run: queued messages are dropped, limit_reached() says which.
   struct Limits {
@@ -101,7 +116,7 @@ class Runtime;
 // What a native behavior sees while it handles one message. Its effects are
 // those of a Humus message-event: buffered, and applied together when the
 // callback returns (or dropped if it throws).
-class ActorContext {
+class HUMUS_API ActorContext {
  public:
   Value self() const;                           // the actor handling the message
   void send(const Value& target, Value message);
@@ -140,7 +155,7 @@ struct RuntimeStats {
   uint64_t topic_appended = 0, topic_delivered = 0, topic_redelivered = 0, dead_letters = 0;
 };
 
-class Runtime {
+class HUMUS_API Runtime {
  public:
   // Starts the workers and (unless options.prelude is false) imports the
   // prelude; throws humus::Error if the prelude fails to load.
@@ -152,9 +167,9 @@ class Runtime {
   // ---- loading code (one at a time; actors keep running meanwhile)
   // Runs `code` as a script named `name`. An expression statement that is not
   // a block is allowed and its value is Result::value (the last one).
-  Result eval(std::string_view code, std::string_view name = "<eval>");
+  Result eval(std::string_view code, std::string_view name = "<eval>", ScriptMode mode = ScriptMode::Statements);
   // Runs a script file (its relative IMPORTs start from its folder).
-  Result load_file(const std::string& path);
+  Result load_file(const std::string& path, ScriptMode mode = ScriptMode::Statements);
   // IMPORT "module" (stdlib name or path), once per runtime.
   Result import(const std::string& module);
 
@@ -164,6 +179,30 @@ class Runtime {
   // A C++ function or actor under a global name, for scripts loaded after.
   void define_function(std::string_view name, Function fn);
   Value define_actor(std::string_view name, Behavior behavior);  // gives the actor
+
+  // ---- calling Humus functions
+  // Applies the function bound to global `name` (or a function value) to the
+  // arguments as Humus does: call("f") is f(), call("f", x) is f(x) and
+  // call("f", a, b) is f(a, b). Each argument converts to a Value (any
+  // integer does). The function's result is Result::value. An unbound name,
+  // a value that is not a function, a runtime error in the function (with
+  // its location) or an exception thrown by a native function it calls
+  // comes back as a Result with status RuntimeError, never as an exception.
+  // An argument that does not match the parameter pattern gives ?, as in
+  // Humus. Runs on the calling thread, alongside actors and other calls.
+  template <class... Args>
+  Result call(std::string_view name, const Args&... args) {
+    const std::array<Value, sizeof...(Args)> values{Value(args)...};
+    return call_args(name, values);
+  }
+  template <class... Args>
+  Result call(const Value& function, const Args&... args) {
+    const std::array<Value, sizeof...(Args)> values{Value(args)...};
+    return call_args(function, values);
+  }
+  // The same with the arguments in a sequence: none, one, or a tuple's elements.
+  Result call_args(std::string_view name, std::span<const Value> args);
+  Result call_args(const Value& function, std::span<const Value> args);
 
   // ---- values tied to this runtime
   Value function(Function fn, std::string_view name = "native");  // a function value

@@ -85,7 +85,7 @@ void cluster_behavior(Actor&, const Value& msg, Context& cx) {
 }  // namespace
 
 void define_cluster_actor(Runtime& rt, Cluster&) {
-  static const NativeBehaviorCode code(cluster_behavior);
+  static const NativeBehaviorCode code(cluster_behavior, "cluster");
   rt.globals().set(rt.globals().slot("cluster"), rt.system_actor(code));
 }
 
