@@ -8,6 +8,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <mutex>
@@ -530,3 +531,74 @@ TEST_CASE("a resource limit stops a runaway program and the host can ask why") {
 }
 
 TEST_CASE("the version") { CHECK(std::string(humus::version()).find('.') != std::string::npos); }
+
+// The global actor `cluster` (docs/distribution.md). Without a URL the
+// cluster is this runtime alone, with topics in memory.
+TEST_CASE("the cluster actor without a broker: publish, lookup, nodes, a topic") {
+  Host h;
+  Value cluster = *h.rt.global("cluster");
+  CHECK(h.rt.eval("CREATE doubler WITH \\(cust, n).[ SEND mul(n, 2) TO cust ]").ok());
+  Value d = *h.rt.global("doubler");
+  CHECK(h.rt.ask(cluster, Value::tuple({Value::symbol("publish"), Value::symbol("dbl"), d})).get().to_string() ==
+        "#published, #dbl");
+  Value found = h.rt.ask(cluster, Value::tuple({Value::symbol("lookup"), Value::symbol("dbl")})).get();
+  CHECK(found == d);
+  CHECK(h.rt.ask(found, 5).get().as_int() == 10);
+  CHECK(h.rt.ask(cluster, Value::symbol("nodes")).get().to_string() == "#local, NIL");
+  Value t = h.rt.ask(cluster, Value::tuple({Value::symbol("topic"), Value::string("events")})).get();
+  CHECK(h.rt.eval("CREATE shout WITH \\v.[ SEND (#got, v) TO println ]").ok());
+  h.rt.send(t, Value::tuple({Value::symbol("subscribe"), Value::symbol("g"), *h.rt.global("shout")}));
+  h.rt.send(t, 7);
+  CHECK(h.output() == "#got, 7\n");
+  CHECK(h.rt.stats().topic_appended == 1);
+  CHECK(h.rt.stats().topic_delivered == 1);
+  h.rt.leave_cluster();
+  CHECK(h.rt.run_for(std::chrono::milliseconds(1000)));
+}
+
+TEST_CASE("Options::cluster with no broker there: a clear error that never shows the password") {
+  humus::Options o;
+  o.cluster.url = "nats://alice:s3cret@127.0.0.1:1";
+  try {
+    humus::Runtime rt(o);
+    FAIL("joined a cluster with no broker");
+  } catch (const humus::Error& e) {
+    std::string what = e.what();
+    CHECK(what.find("humus::Runtime: ") == 0);
+    CHECK(what.find("127.0.0.1:1") != std::string::npos);
+    CHECK(what.find("s3cret") == std::string::npos);
+  }
+}
+
+// Live, on the ctest fixture's nats-server (cluster.embed runs only this;
+// unit.embed leaves it out): two runtimes in one host join one cluster.
+TEST_CASE("NATS: two embedded runtimes, one cluster: lookup across and ask back") {
+  const char* dir = std::getenv("NATS_DIR");
+  REQUIRE(dir != nullptr);
+  std::ifstream f(std::string(dir) + "/url");
+  std::string url;
+  std::getline(f, url);
+  REQUIRE(!url.empty());
+  auto options = [&](const char* node) {
+    humus::Options o;
+    o.threads = 2;
+    o.cluster.url = url;
+    o.cluster.node = node;
+    o.cluster.name = "embed_" + std::to_string(getpid());
+    return o;
+  };
+  humus::Runtime a(options("a")), b(options("b"));
+  CHECK(a.eval("CREATE doubler WITH \\(cust, n).[ SEND mul(n, 2) TO cust ]").ok());
+  Value pub = Value::tuple({Value::symbol("publish"), Value::symbol("dbl"), *a.global("doubler")});
+  CHECK(a.ask(*a.global("cluster"), pub).get().to_string() == "#published, #dbl");
+  Value remote = b.ask(*b.global("cluster"), Value::tuple({Value::symbol("lookup"), Value::symbol("dbl")})).get();
+  CHECK(b.ask(remote, Value::integer("100000000000000000000")).get().as_decimal() == "200000000000000000000");
+  Value nodes = b.ask(*b.global("cluster"), Value::symbol("nodes")).get();
+  CHECK(nodes.to_string().find("#a") != std::string::npos);
+  CHECK(b.stats().remote_sent >= 1);
+  CHECK(a.stats().remote_received >= 1);
+  a.leave_cluster();
+  b.leave_cluster();
+  CHECK(a.run_for(std::chrono::seconds(30)));
+  CHECK(b.run_for(std::chrono::seconds(30)));
+}
