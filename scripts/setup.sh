@@ -18,6 +18,21 @@ if ((${#missing[@]})); then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
+# Node.js and the npm packages of the editor support's tests (the TextMate
+# grammar's and the VS Code extension's): editors/vscode/package-lock.json.
+if ! command -v npm >/dev/null; then
+  echo "setup: installing nodejs npm"
+  sudo=""
+  if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends nodejs npm >/dev/null
+fi
+if [ ! -f editors/vscode/node_modules/.package-lock.json ] ||
+  [ editors/vscode/package-lock.json -nt editors/vscode/node_modules/.package-lock.json ]; then
+  echo "setup: installing the npm packages of editors/vscode"
+  (cd editors/vscode && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
+fi
+
 build_dir="${HUMUS_BUILD_DIR:-build}"
 werror=OFF
 if [ "${HUMUS_WERROR:-0}" = "1" ]; then werror=ON; fi
