@@ -46,7 +46,7 @@ endif()
 set_target_properties(humus_shared PROPERTIES VERSION ${PROJECT_VERSION} SOVERSION ${HUMUS_SOVERSION}
                       LINK_DEPENDS ${PROJECT_SOURCE_DIR}/cmake/libhumus.map)
 target_link_options(humus_shared PRIVATE -Wl,--version-script=${PROJECT_SOURCE_DIR}/cmake/libhumus.map)
-target_link_libraries(humus_shared PRIVATE humus_flags PkgConfig::GMP fmt::fmt Threads::Threads)
+target_link_libraries(humus_shared PRIVATE humus_flags PkgConfig::GMP PkgConfig::NATS spdlog::spdlog fmt::fmt Threads::Threads)
 target_link_libraries(humus_static PRIVATE humus_flags)
 
 install(TARGETS humus_shared humus_static humus

@@ -6,6 +6,7 @@
 #include <cctype>
 #include <cstdio>
 
+#include "runtime/deadline.hpp"
 #include "runtime/errors.hpp"
 
 namespace humus::rt {
@@ -27,6 +28,7 @@ std::string limit_message(LimitKind kind, const Limits& limits) {
     case LimitKind::Actors: return "--max-actors " + std::to_string(limits.max_actors) + " reached";
     case LimitKind::Memory: return "--max-memory " + format_byte_size(limits.max_memory) + " reached";
     case LimitKind::Timeout: return "--timeout " + format_seconds(limits.timeout) + " reached";
+    case LimitKind::Interrupted: return "interrupted";
     case LimitKind::None: break;
   }
   return "no limit reached";
@@ -116,9 +118,7 @@ void LimitMonitor::stop() {
 
 void LimitMonitor::thread_main() {
   using Clock = std::chrono::steady_clock;
-  const auto deadline =
-      limits_.timeout > 0 ? start_ + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(limits_.timeout))
-                          : Clock::time_point::max();
+  const auto deadline = limits_.timeout > 0 ? deadline_after(start_, limits_.timeout) : Clock::time_point::max();
   std::unique_lock lock(mutex_);
   while (!stopping_) {
     if (tripped_() != LimitKind::None) {

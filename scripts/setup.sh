@@ -5,7 +5,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(g++ cmake ninja-build pkg-config tao-pegtl-dev doctest-dev libspdlog-dev libfmt-dev libgmp-dev libcli11-dev libedit-dev libmimalloc-dev nlohmann-json3-dev)
+packages=(g++ cmake ninja-build pkg-config tao-pegtl-dev doctest-dev libspdlog-dev libfmt-dev libgmp-dev libcli11-dev libedit-dev libmimalloc-dev
+  libnats-dev libmsgpack-cxx-dev nats-server nlohmann-json3-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -18,14 +19,20 @@ if ((${#missing[@]})); then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
-# Node.js and the npm packages of the editor support's tests (the TextMate
-# grammar's and the VS Code extension's): editors/vscode/package-lock.json.
+# Node.js and the npm packages of the tests that run in it: the JSON trace's
+# schema test and the playground's browser test (tests/web/package-lock.json),
+# the TextMate grammar's and the VS Code extension's tests
+# (editors/vscode/package-lock.json).
 if ! command -v npm >/dev/null; then
   echo "setup: installing nodejs npm"
   sudo=""
   if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends nodejs npm >/dev/null
+fi
+if [ ! -f tests/web/node_modules/.package-lock.json ] || [ tests/web/package-lock.json -nt tests/web/node_modules/.package-lock.json ]; then
+  echo "setup: installing the npm packages of tests/web"
+  (cd tests/web && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
 fi
 if [ ! -f editors/vscode/node_modules/.package-lock.json ] ||
   [ editors/vscode/package-lock.json -nt editors/vscode/node_modules/.package-lock.json ]; then

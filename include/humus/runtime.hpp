@@ -40,7 +40,7 @@ struct HUMUS_API Diagnostic {
   enum class Severity { Error, Warning };
   std::string file;             // as given ("<eval>", a path, "stdlib/NAME.hum")
   unsigned line = 0;            // 1-based; 0 when there is no position
-  unsigned column = 0;          // 1-based, in bytes
+  unsigned column = 0;          // 1-based, in characters (code points)
   Severity severity = Severity::Error;
   std::string message;
 
@@ -61,6 +61,12 @@ struct HUMUS_API Result {
 
 enum class LogLevel { Trace, Warning, Error };
 
+// How a script's top-level statements run (docs/language.md, section 8):
+// one at a time, in order, each a transaction of its own (the default, as
+// humus_js and the REPL do), or the uFork way: the whole script as one
+// block, its statements ordered by dataflow, all in one transaction.
+enum class ScriptMode { Statements, OneBlock };
+
 struct Options {
   unsigned threads = 1;              // worker threads
   unsigned budget = 32;              // messages an actor handles per turn
@@ -74,8 +80,14 @@ struct Options {
   // Receives the same messages as `err`, one at a time, with a level.
   std::function<void(LogLevel, std::string_view)> logger;
   bool prelude = true;               // import stdlib/prelude.hum first
+  // No file access from Humus code, for hosts that run code they do not
+  // trust: IMPORT statements take standard-library names only (the host's
+  // own load_file and import are not restricted).
+  bool sandbox = false;
   bool trace = false;                // report every message-event
-  bool warn_unhandled = false;       // report messages no behavior matched
+  // Report messages dropped (unhandled, or sent to a non-actor) and values
+  // quietly ignored (a non-function applied, a statement's non-block value).
+  bool warn_unhandled = false;
   // Resource limits (docs/reliability.md); 0 means none. Going over one
   // stops the run: queued messages are dropped, limit_reached() says which.
   struct Limits {
@@ -84,6 +96,19 @@ struct Options {
     uint64_t max_memory = 0;       // resident memory, bytes
     double timeout_seconds = 0;    // wall time since the runtime was made
   } limits;
+  // A cluster of Humus processes on NATS (docs/distribution.md), reached
+  // through the global actor `cluster`. With no url the cluster is this
+  // runtime alone (topics in memory). A joined runtime is never idle until
+  // it leaves (leave_cluster, or `SEND #leave TO cluster`): use run_for.
+  struct Cluster {
+    std::string url;             // nats://host:port (tls://..., user:password@..., several: commas)
+    std::string node;            // this node's name (default: host-pid)
+    std::string name = "humus";  // the cluster's name: prefix of its subjects and streams
+    std::string user, password, token;         // credentials besides the URL's; never logged
+    std::string tls_ca, tls_cert, tls_key;      // TLS files
+    int64_t heartbeat_ms = 500, down_after_ms = 3000;  // failure detection
+    int64_t retry_delay_ms = 1000, max_deliveries = 5, ack_wait_ms = 10000;  // topics
+  } cluster;
 };
 
 class Runtime;
@@ -122,6 +147,12 @@ struct RuntimeStats {
   uint64_t errors = 0;     // failed events
   uint64_t actors = 0;     // actors created
   uint64_t queued = 0;     // messages not yet handled
+  // Across processes (docs/distribution.md).
+  uint64_t remote_sent = 0, remote_received = 0;  // messages to and from other nodes
+  uint64_t remote_dropped = 0;                    // to actors of nodes that are down
+  uint64_t remote_lost = 0;                       // committed, but refused by the broker
+  uint64_t wire_rejected = 0;                     // bad input from the wire
+  uint64_t topic_appended = 0, topic_delivered = 0, topic_redelivered = 0, dead_letters = 0;
 };
 
 class HUMUS_API Runtime {
@@ -136,9 +167,9 @@ class HUMUS_API Runtime {
   // ---- loading code (one at a time; actors keep running meanwhile)
   // Runs `code` as a script named `name`. An expression statement that is not
   // a block is allowed and its value is Result::value (the last one).
-  Result eval(std::string_view code, std::string_view name = "<eval>");
+  Result eval(std::string_view code, std::string_view name = "<eval>", ScriptMode mode = ScriptMode::Statements);
   // Runs a script file (its relative IMPORTs start from its folder).
-  Result load_file(const std::string& path);
+  Result load_file(const std::string& path, ScriptMode mode = ScriptMode::Statements);
   // IMPORT "module" (stdlib name or path), once per runtime.
   Result import(const std::string& module);
 
@@ -197,6 +228,9 @@ class HUMUS_API Runtime {
   bool is_shut_down() const;
 
   RuntimeStats stats() const;
+  // Leaves the cluster (as `SEND #leave TO cluster` does); then the runtime
+  // can become idle. Does nothing when not joined.
+  void leave_cluster();
   // Why the run was stopped by a resource limit ("--max-events 1000 reached"), if it was.
   std::optional<std::string> limit_reached() const;
 

@@ -48,9 +48,10 @@ auto guarded(const std::string& what, F&& f) {
 // A C++ function as a Humus function: `name(x)` calls fn(x).
 class HostFunctionCode final : public rt::FunctionCode {
  public:
-  HostFunctionCode(std::string name, Function fn)
-      : rt::FunctionCode(rt::SourceLoc{}), file_("<native " + name + ">"), fn_(std::move(fn)) {
+  HostFunctionCode(const std::string& host_name, Function fn)
+      : rt::FunctionCode(rt::SourceLoc{}), file_("<native " + host_name + ">"), fn_(std::move(fn)) {
     loc.file = &file_;
+    name = host_name;
   }
   rt::Value apply(const rt::Closure&, const rt::Value& arg, rt::Context&) const override {
     return guarded(file_, [&] { return to_rt(fn_(to_public(arg))); });
@@ -186,7 +187,16 @@ struct __attribute__((visibility("hidden"))) Runtime::Impl {
     ro.limits.max_actors = options.limits.max_actors;
     ro.limits.max_memory = options.limits.max_memory;
     ro.limits.timeout = options.limits.timeout_seconds;
-    interp = std::make_unique<interp::Interpreter>(std::move(ro));
+    const Options::Cluster& c = options.cluster;
+    ro.cluster = {c.url,     c.node,           c.name,          c.user,          c.password,
+                  c.token,   c.tls_ca,         c.tls_cert,      c.tls_key,       c.heartbeat_ms,
+                  c.down_after_ms, c.retry_delay_ms, c.max_deliveries, c.ack_wait_ms};
+    try {
+      interp = std::make_unique<interp::Interpreter>(std::move(ro));
+    } catch (const rt::ClusterError& e) {
+      throw Error(std::string("humus::Runtime: ") + e.what());
+    }
+    interp->set_sandbox(options.sandbox);
     interp->set_diagnostic_handler([this](const interp::Interpreter::Diagnostic& d) {
       if (collecting) collecting->push_back(convert(d));
     });
@@ -224,12 +234,14 @@ struct __attribute__((visibility("hidden"))) Runtime::Impl {
   rt::Value behavior(Behavior b) { return closure(keep<HostBehaviorCode>(this, std::move(b))); }
 
   // Loads and runs `source`; `values` collects expression values (eval).
-  Result load(ast::SourcePtr source, bool values) {
+  Result load(ast::SourcePtr source, bool values, ScriptMode mode) {
     Result r;
     std::lock_guard lock(load_mutex);
     collecting = &r.diagnostics;
     interp::Interpreter::Outcome outcome;
-    if (interp::CompiledUnit* unit = interp->load(std::move(source), &outcome)) {
+    const auto how = mode == ScriptMode::OneBlock ? interp::Interpreter::ScriptMode::OneBlock
+                                                  : interp::Interpreter::ScriptMode::Statements;
+    if (interp::CompiledUnit* unit = interp->load(std::move(source), &outcome, nullptr, how)) {
       if (values)
         outcome = interp->run(*unit, [&](const rt::Value& v) { r.value = to_public(v); });
       else
@@ -376,12 +388,12 @@ Runtime::Runtime(Options options) : impl_(std::make_unique<Impl>(*this, std::mov
 
 Runtime::~Runtime() { shutdown(); }
 
-Result Runtime::eval(std::string_view code, std::string_view name) {
+Result Runtime::eval(std::string_view code, std::string_view name, ScriptMode mode) {
   auto life = impl_->enter();
-  return impl_->load(std::make_shared<ast::Source>(ast::Source{std::string(name), std::string(code)}), true);
+  return impl_->load(std::make_shared<ast::Source>(ast::Source{std::string(name), std::string(code)}), true, mode);
 }
 
-Result Runtime::load_file(const std::string& path) {
+Result Runtime::load_file(const std::string& path, ScriptMode mode) {
   auto life = impl_->enter();
   std::string error;
   ast::SourcePtr source = interp::read_source_file(path, error);
@@ -391,7 +403,7 @@ Result Runtime::load_file(const std::string& path) {
     r.diagnostics.push_back(Diagnostic{path, 0, 0, Diagnostic::Severity::Error, error});
     return r;
   }
-  return impl_->load(std::move(source), false);
+  return impl_->load(std::move(source), false, mode);
 }
 
 Result Runtime::import(const std::string& module) {
@@ -524,7 +536,22 @@ std::optional<std::string> Runtime::limit_reached() const {
 RuntimeStats Runtime::stats() const {
   auto life = impl_->enter();
   rt::RuntimeStats s = impl_->interp->runtime().stats();
-  return RuntimeStats{s.events, s.unhandled, s.errors, s.actors, s.queued};
+  RuntimeStats out{s.events, s.unhandled, s.errors, s.actors, s.queued};
+  out.remote_sent = s.cluster.sent;
+  out.remote_received = s.cluster.received;
+  out.remote_dropped = s.cluster.dropped;
+  out.remote_lost = s.cluster.lost;
+  out.wire_rejected = s.cluster.rejected;
+  out.topic_appended = s.cluster.appended;
+  out.topic_delivered = s.cluster.delivered;
+  out.topic_redelivered = s.cluster.redelivered;
+  out.dead_letters = s.cluster.dead_letters;
+  return out;
+}
+
+void Runtime::leave_cluster() {
+  auto life = impl_->enter();
+  impl_->rt().leave_cluster();
 }
 
 }  // namespace humus

@@ -39,7 +39,16 @@ const char kHelp[] =
     "  :quit            leave (Ctrl-D too)\n"
     "\n"
     "Ctrl-C abandons the line being typed; on an empty line it stops the\n"
-    "actors' messages (they are dropped). Tab completes names.\n";
+    "actors' messages (they are dropped). Tab completes names.\n"
+    "\n"
+    "Rules worth knowing (docs/language.md):\n"
+    "  f(x) is a call; f (x), with a space, is f followed by (x).\n"
+    "  In a pattern a name binds: IF n = 0 ... always holds; IF $n = 0 compares.\n"
+    "  IF $x = 1 [ ... ] and the older IF $x = 1 : [ ... ] are the same.\n"
+    "  '#' and a space (or another '#') start a comment; #name is a symbol.\n"
+    "  Applying a non-function gives ?, a SEND to a non-actor is dropped, a\n"
+    "  statement whose value is not a block does nothing: humus -W (or\n"
+    "  :trace on) reports each with its place.\n";
 
 std::string history_path() {
   std::error_code ec;
@@ -77,7 +86,8 @@ const char* kind_of(const rt::Value& v) {
 
 class Repl {
  public:
-  Repl(const rt::RuntimeOptions& options, bool prelude) : base_(options), prelude_(prelude), term_(history_path()) {
+  Repl(const rt::RuntimeOptions& options, bool prelude, bool sandbox)
+      : base_(options), prelude_(prelude), sandbox_(sandbox), term_(history_path()) {
     repl_thread_ = std::this_thread::get_id();
     term_.set_completer([this](std::string_view before, size_t& start) { return complete(before, start); });
     reset();
@@ -133,6 +143,7 @@ class Repl {
         err(s);
     };
     interp_ = std::make_unique<interp::Interpreter>(std::move(o));
+    interp_->set_sandbox(sandbox_);
     if (prelude_) interp_->load_prelude();  // reports its own errors
     interp_->start();
   }
@@ -276,6 +287,7 @@ class Repl {
 
   rt::RuntimeOptions base_;
   bool prelude_;
+  bool sandbox_;
   Terminal term_;
   std::unique_ptr<interp::Interpreter> interp_;
   std::thread::id repl_thread_;
@@ -289,8 +301,8 @@ class Repl {
 
 }  // namespace
 
-int run_repl(const rt::RuntimeOptions& options, bool prelude) {
-  Repl repl(options, prelude);
+int run_repl(const rt::RuntimeOptions& options, bool prelude, bool sandbox) {
+  Repl repl(options, prelude, sandbox);
   return repl.run();
 }
 

@@ -184,6 +184,26 @@ TEST_CASE("errors come back as diagnostics with file, line and column, not as ou
   CHECK(h.errors().empty());  // nothing was printed
 }
 
+TEST_CASE("ScriptMode::OneBlock runs a script the uFork way: dataflow order, one transaction") {
+  Host h;
+  // A forward reference to a later DEF works; the names stay the block's own.
+  humus::Result fwd =
+      h.rt.eval("SEND answer TO println\nDEF answer AS add(x, 2)\nDEF x AS 40", "fwd.hum", humus::ScriptMode::OneBlock);
+  CHECK(fwd.ok());
+  CHECK(h.output() == "42\n");
+  CHECK_FALSE(h.rt.global("answer").has_value());
+  // By default the same script stops at its first statement.
+  humus::Result in_order = h.rt.eval("SEND answer TO println\nDEF answer AS 1", "fwd.hum");
+  CHECK(in_order.status == humus::Result::Status::RuntimeError);
+  // THROW anywhere cancels every SEND of the script.
+  humus::Result thrown = h.rt.eval("SEND #never TO println\nTHROW #stop", "throw.hum", humus::ScriptMode::OneBlock);
+  CHECK(thrown.status == humus::Result::Status::RuntimeError);
+  CHECK(h.output() == "42\n");
+  // A name bound twice is an error before anything runs.
+  humus::Result twice = h.rt.eval("DEF y AS 1\nDEF y AS 2", "twice.hum", humus::ScriptMode::OneBlock);
+  CHECK(twice.status == humus::Result::Status::CompileError);
+}
+
 TEST_CASE("load_file runs a script; its errors name the file") {
   Host h;
   auto dir = std::filesystem::temp_directory_path() / ("humus_embed_" + std::to_string(::getpid()));
@@ -193,6 +213,8 @@ TEST_CASE("load_file runs a script; its errors name the file") {
   std::ofstream(bad) << "DEF x AS 1\nDEF y AS (\n";
   CHECK(h.rt.load_file(good).ok());
   CHECK(h.output() == "#loaded, 42\n");
+  CHECK(h.rt.load_file(good, humus::ScriptMode::OneBlock).ok());
+  CHECK(h.output() == "#loaded, 42\n#loaded, 42\n");
   humus::Result r = h.rt.load_file(bad);
   CHECK(r.status == humus::Result::Status::SyntaxError);
   CHECK(r.diagnostics.at(0).file == bad);
@@ -204,6 +226,27 @@ TEST_CASE("the prelude and the standard library load for a library host") {
   o.out = [](std::string_view) {};
   humus::Runtime rt(o);  // prelude on by default
   CHECK(rt.import("fifo").ok());
+}
+
+TEST_CASE("Options::sandbox: Humus code imports standard-library modules only; the host loads what it likes") {
+  auto dir = std::filesystem::temp_directory_path() / ("humus_embed_sandbox_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const std::string mod = (dir / "m.hum").string(), main = (dir / "main.hum").string();
+  std::ofstream(mod) << "DEF m AS #from_m\n";
+  std::ofstream(main) << "IMPORT \"fifo\"\nIMPORT \"m.hum\"\n";
+  humus::Options o;
+  o.sandbox = true;
+  o.prelude = false;
+  o.out = [](std::string_view) {};
+  humus::Runtime rt(o);
+  humus::Result r = rt.load_file(main);
+  CHECK(r.status == humus::Result::Status::RuntimeError);
+  REQUIRE(r.diagnostics.size() == 1);
+  CHECK(r.diagnostics[0].line == 2);
+  CHECK(r.diagnostics[0].message.find("file access is disabled") != std::string::npos);
+  CHECK(rt.import(mod).ok());
+  CHECK(rt.eval("m").value.to_string() == "#from_m");
+  std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("a native function is callable from scripts, with one or two arguments") {

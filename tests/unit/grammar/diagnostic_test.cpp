@@ -20,9 +20,15 @@ TEST_CASE("format_diagnostic: tabs are kept so the caret lines up") {
 }
 
 TEST_CASE("format_diagnostic: multi-byte characters take one column") {
+  // The location counts bytes (x is byte 8); the column shown counts characters (6).
   humus::ast::Source src{"u.hum", "\"λλ\" x"};
   CHECK(format_diagnostic(src, {1, 8}, "runtime error in actor @3", "bad") ==
-        "u.hum:1:8: runtime error in actor @3: bad\n\"λλ\" x\n     ^\n");
+        "u.hum:1:6: runtime error in actor @3: bad\n\"λλ\" x\n     ^\n");
+  CHECK(humus::parse::char_column(src.text, {1, 8}) == 6);
+  CHECK(humus::parse::char_column(src.text, {1, 1}) == 1);
+  CHECK(humus::parse::char_column(src.text, {1, 9}) == 7);   // at the end of the line
+  CHECK(humus::parse::char_column(src.text, {1, 11}) == 9);  // past it
+  CHECK(humus::parse::position_text("a\n€€b", {2, 7}) == "2:3");
 }
 
 TEST_CASE("format_diagnostic: at the end of the input and without a position") {
@@ -39,4 +45,16 @@ TEST_CASE("format_diagnostic of a parse error") {
   REQUIRE(r.error);
   CHECK(format_diagnostic(*src, r.error->loc, "error", r.error->message) ==
         "a.hum:2:9: error: expected 'TO' after the message of SEND\n\tSEND x y\n\t       ^\n");
+}
+
+TEST_CASE("format_diagnostic: a long line is shown as a window around the column") {
+  const std::string line = std::string(100000, 'x') + " oops " + std::string(100000, 'y');
+  humus::ast::Source src{"big.hum", line + "\n"};
+  const std::string d = format_diagnostic(src, {1, 100002}, "error", "e");
+  CHECK(d.size() < 600);
+  CHECK(d == "big.hum:1:100002: error: e\n..." + std::string(119, 'x') + " oops " + std::string(115, 'y') + "...\n" +
+                 std::string(3 + 120, ' ') + "^\n");
+  // Near the start: no leading cut.
+  const std::string s = format_diagnostic(src, {1, 3}, "error", "e");
+  CHECK(s == "big.hum:1:3: error: e\n" + std::string(240, 'x') + "...\n  ^\n");
 }
