@@ -436,6 +436,10 @@ int run_command(int argc, char** argv) {
   spdlog::set_default_logger(logger);
   spdlog::set_level(spdlog::level::from_str(o.log_level));
 
+  if (!o.trace_file.empty() && o.trace != "json") {
+    std::cerr << "humus: --trace-file needs --trace=json\n";
+    return kExitUsage;
+  }
   if (o.lsp) {
     if (o.has_code || !o.file.empty()) {
       humus::cli::write_stderr("humus: --lsp takes no FILE or -e CODE: the editor sends the documents\n");
@@ -445,10 +449,6 @@ int run_command(int argc, char** argv) {
     int status = 0;
     humus::rt::run_on_big_stack([&] { status = humus::lsp::serve(STDIN_FILENO, STDOUT_FILENO); });
     return status;
-  }
-  if (!o.trace_file.empty() && o.trace != "json") {
-    std::cerr << "humus: --trace-file needs --trace=json\n";
-    return kExitUsage;
   }
   if (o.has_code && !o.file.empty()) {
     humus::cli::write_stderr("humus: give either a FILE or -e CODE, not both\n");
