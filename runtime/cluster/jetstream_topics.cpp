@@ -7,6 +7,7 @@
 #include <condition_variable>
 #include <deque>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <set>
 #include <thread>
@@ -212,6 +213,8 @@ void JetStreamTopics::State::publish(Publication p) {
 
 void JetStreamTopics::State::on_ack(jsCtx*, natsMsg* msg, jsPubAck*, jsPubAckErr* pae, void* closure) {
   auto* st = static_cast<State*>(closure);
+  // The handler owns the published message (nats.h, jsPubAckHandler).
+  std::unique_ptr<natsMsg, decltype(&natsMsg_Destroy)> own(msg, &natsMsg_Destroy);
   const char* id = nullptr;
   if (natsMsgHeader_Get(msg, "Nats-Msg-Id", &id) != NATS_OK || !id) return;
   std::unique_lock lock(st->mutex);

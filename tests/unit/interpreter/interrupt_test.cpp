@@ -52,7 +52,7 @@ TEST_CASE("without worker threads the host runs events in slices, timers include
     REQUIRE(load_and_run(interp, R"(
       DEF count(n) AS \k.[ CASE k OF 0 : [ SEND (#counted, n) TO println ] _ : [ SEND sub(k, 1) TO SELF BECOME count(add(n, 1)) ] END ]
       SEND 100000 TO NEW count(0)
-      AFTER 30 SEND #late TO println
+      AFTER 1500 SEND #late TO println
     )") == Interpreter::Outcome::Ok);
     interp.start();
     int slices = 0, waits = 0;
@@ -62,12 +62,12 @@ TEST_CASE("without worker threads the host runs events in slices, timers include
       if (s.more) continue;
       if (s.wait_ms < 0) break;
       ++waits;
-      CHECK(s.wait_ms <= 30);
+      CHECK(s.wait_ms <= 1500);
       std::this_thread::sleep_for(std::chrono::milliseconds(s.wait_ms));
     }
     CHECK(h.out == "#counted, 100000\n#late\n");
     CHECK(slices > 1);  // 100000 events do not fit in one millisecond's slice
-    CHECK(waits >= 1);  // the timer made the host wait
+    CHECK(waits >= 1);  // the timer made the host wait (1.5 s: the counting is done long before, even under ASan on a busy machine)
     CHECK(interp.runtime().stats().events == 100000 + 1 + 2);
   });
 }
