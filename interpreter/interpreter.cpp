@@ -191,8 +191,13 @@ Interpreter::Outcome Interpreter::import(const std::string& name, const std::str
 // is opened, so an error message can never show a line of some file the
 // program had no business reading. "" when allowed, else why not.
 std::string Interpreter::import_refusal(const std::string& name, const std::string& from_dir) const {
+  return import_refusal(name, from_dir, import_root_, sandbox_);
+}
+
+std::string Interpreter::import_refusal(const std::string& name, const std::string& from_dir, const fs::path& root_dir,
+                                        bool sandbox) {
   if (is_stdlib_name(name)) return "";
-  if (sandbox_)
+  if (sandbox)
     return "IMPORT \"" + name +
            "\": file access is disabled (--sandbox): only standard-library modules can be imported";
   const std::string why = "IMPORT \"" + name +
@@ -207,7 +212,7 @@ std::string Interpreter::import_refusal(const std::string& name, const std::stri
   if (ec) return "";  // no such folder: the lookup will say the module is missing
   const fs::path target = fs::weakly_canonical(dir / rel, ec);
   if (ec) return "";
-  const fs::path& root = import_root_.empty() ? dir : import_root_;
+  const fs::path& root = root_dir.empty() ? dir : root_dir;
   const fs::path inside = target.lexically_relative(root);
   if (inside.empty() || *inside.begin() == ".." || target.extension() != ".hum") return why;
   return "";
@@ -215,7 +220,7 @@ std::string Interpreter::import_refusal(const std::string& name, const std::stri
 
 Interpreter::Outcome Interpreter::import_at(const std::string& name, const std::string& from_dir,
                                             const rt::SourceLoc* loc) {
-  if (loc) {  // an IMPORT statement: Humus code asks; a host's import() is the host's business
+  if (loc) {                   // an IMPORT statement: Humus code asks; a host's import() is the host's business
     if (importing_.empty()) {  // a statement of the script itself: its folder bounds every IMPORT it leads to
       std::error_code ec;
       import_root_ = fs::canonical(from_dir.empty() ? fs::path(".") : fs::path(from_dir), ec);

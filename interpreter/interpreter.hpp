@@ -6,11 +6,11 @@
 // all go through this class.
 #pragma once
 
+#include <filesystem>
 #include <functional>
 #include <map>
 #include <memory>
 #include <set>
-#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -68,6 +68,11 @@ class Interpreter {
                                     std::string* searched = nullptr);
   // Whether IMPORT looks `name` up in the standard library (no '/', no ".hum").
   static bool is_stdlib_module(const std::string& name);
+  // Why an IMPORT statement in a file of `from_dir` may not read `name`, when
+  // the script began in `root` ("": from_dir), or "" when it may (the rule
+  // above; for tools such as the language server).
+  static std::string import_refusal(const std::string& name, const std::string& from_dir,
+                                    const std::filesystem::path& root, bool sandbox);
 
   // A diagnostic as data (embedding hosts collect them instead of text).
   struct Diagnostic {

@@ -19,8 +19,10 @@ if ((${#missing[@]})); then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
-# Node.js and the npm packages of the tests that run in it (the JSON trace's
-# schema test; the playground's browser test): tests/web/package-lock.json.
+# Node.js and the npm packages of the tests that run in it: the JSON trace's
+# schema test and the playground's browser test (tests/web/package-lock.json),
+# the TextMate grammar's and the VS Code extension's tests
+# (editors/vscode/package-lock.json).
 if ! command -v npm >/dev/null; then
   echo "setup: installing nodejs npm"
   sudo=""
@@ -31,6 +33,11 @@ fi
 if [ ! -f tests/web/node_modules/.package-lock.json ] || [ tests/web/package-lock.json -nt tests/web/node_modules/.package-lock.json ]; then
   echo "setup: installing the npm packages of tests/web"
   (cd tests/web && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
+fi
+if [ ! -f editors/vscode/node_modules/.package-lock.json ] ||
+  [ editors/vscode/package-lock.json -nt editors/vscode/node_modules/.package-lock.json ]; then
+  echo "setup: installing the npm packages of editors/vscode"
+  (cd editors/vscode && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
 fi
 
 build_dir="${HUMUS_BUILD_DIR:-build}"

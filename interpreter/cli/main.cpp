@@ -442,7 +442,7 @@ int run_command(int argc, char** argv) {
   }
   if (o.lsp) {
     if (o.has_code || !o.file.empty()) {
-      std::cerr << "humus: --lsp takes no FILE or -e CODE: the editor sends the documents\n";
+      humus::cli::write_stderr("humus: --lsp takes no FILE or -e CODE: the editor sends the documents\n");
       return kExitUsage;
     }
     // On a deep stack like a script: documents are parsed and compiled.

@@ -29,16 +29,16 @@ void compile(const ast::SourcePtr& source, std::vector<Diagnostic>& out) {
 }
 
 // Loads `m` and, depth first, what it imports, each once.
-void add_module(const std::shared_ptr<const Module>& m, Modules& modules, std::set<std::string>& seen,
-                std::vector<std::shared_ptr<const Module>>& out, bool& complete) {
+void add_module(const std::shared_ptr<const Module>& m, const std::string& root, Modules& modules,
+                std::set<std::string>& seen, std::vector<std::shared_ptr<const Module>>& out, bool& complete) {
   if (!m || !seen.insert(m->path).second) return;
   if (m->error) complete = false;  // its names are unknown
   const std::string folder = std::filesystem::path(m->path).parent_path().string();
   for (const Import& i : m->outline.imports) {
     std::string why;
-    auto sub = modules.find(i.module, folder, why);
+    auto sub = modules.find_import(i.module, folder, root, why);
     if (!sub) complete = false;
-    add_module(sub, modules, seen, out, complete);
+    add_module(sub, root, modules, seen, out, complete);
   }
   out.push_back(m);
 }
@@ -64,9 +64,9 @@ Analysis analyze(ast::SourcePtr source, const std::string& folder, Modules& modu
   std::string why;
   auto prelude = modules.find("prelude", "", why);
   if (!prelude) complete = false;
-  add_module(prelude, modules, seen, a.modules, complete);
+  add_module(prelude, folder, modules, seen, a.modules, complete);
   for (const Import& i : a.outline.imports) {
-    auto m = modules.find(i.module, folder, why);
+    auto m = modules.find_import(i.module, folder, folder, why);
     a.imported.push_back(m);
     if (!m) {
       a.diagnostics.push_back({i.string_loc, i.string_length, Diagnostic::Severity::Error, why});
@@ -76,7 +76,7 @@ Analysis analyze(ast::SourcePtr source, const std::string& folder, Modules& modu
                                "module " + m->shown + " does not parse: " + std::to_string(m->error->loc.line) + ":" +
                                    std::to_string(m->error->loc.column) + ": " + m->error->message});
     }
-    add_module(m, modules, seen, a.modules, complete);
+    add_module(m, folder, modules, seen, a.modules, complete);
   }
 
   // A global used but defined nowhere is an error when the use runs. Only

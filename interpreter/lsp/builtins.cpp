@@ -31,7 +31,9 @@ const char* builtin_doc(std::string_view name) {
       {"greater", "`greater(a, b)`: `TRUE` when a > b"},
       {"println", "actor `println`: prints every message it receives, then a newline, on standard output"},
       {"timer", "actor `timer`: on `(dt, msg, actor)` sends msg to actor after dt milliseconds"},
-      {"cluster", "actor `cluster`: the cluster this node belongs to (docs/distribution.md): `(cust, #publish, name, actor)`, `(cust, #lookup, name)`, `(cust, #monitor, actor)`, `(cust, #nodes)`, `(cust, #topic, name)`, `#leave`"},
+      {"cluster",
+       "actor `cluster`: the cluster this node belongs to (docs/distribution.md): `(cust, #publish, name, actor)`, "
+       "`(cust, #lookup, name)`, `(cust, #monitor, actor)`, `(cust, #nodes)`, `(cust, #topic, name)`, `#leave`"},
       {"random", "actor `random`: on `(cust, n)` sends cust a random integer in 0 .. n-1"},
   };
   for (const auto& [n, doc] : kDocs)

@@ -43,4 +43,13 @@ std::shared_ptr<const Module> Modules::find(const std::string& name, const std::
   return m;
 }
 
+std::shared_ptr<const Module> Modules::find_import(const std::string& name, const std::string& from_dir,
+                                                   const std::string& root, std::string& why) {
+  std::error_code ec;
+  fs::path root_dir = fs::canonical(root.empty() ? fs::path(".") : fs::path(root), ec);
+  why = interp::Interpreter::import_refusal(name, from_dir, ec ? fs::path() : root_dir, false);
+  if (!why.empty()) return nullptr;
+  return find(name, from_dir, why);
+}
+
 }  // namespace humus::lsp

@@ -28,6 +28,11 @@ class Modules {
   // The module `name` as `IMPORT "name"` in a file of folder `from_dir`
   // finds it, or null with the reason in `why`.
   std::shared_ptr<const Module> find(const std::string& name, const std::string& from_dir, std::string& why);
+  // The same for an IMPORT statement, which may only name a standard-library
+  // module or a .hum file in or below `root`, the folder of the document (as
+  // when the document runs: Interpreter::import_refusal).
+  std::shared_ptr<const Module> find_import(const std::string& name, const std::string& from_dir,
+                                            const std::string& root, std::string& why);
 
  private:
   struct Entry {

@@ -277,6 +277,22 @@ TEST_CASE("IMPORT: modules beside the file and in the standard library") {
   CHECK(d[0]["message"] ==
         "module " + (dir.path / "broken.hum").string() + " does not parse: 2:1: expected an expression after '('");
   CHECK(d[0]["range"] == range(0, 7, 0, 19));
+
+  // What a run would refuse to read: a path out of the document's folder, an
+  // absolute path, a file that is not a .hum module.
+  fs::create_directories(dir.path / "sub");
+  const std::string sub = dir.uri("sub/main.hum");
+  open(c, sub, "IMPORT \"../lib.hum\"\nIMPORT \"/etc/passwd\"\nIMPORT \"x/lib.txt\"\nSEND helper(1) TO println\n");
+  d = c.diagnostics(sub)["diagnostics"];
+  REQUIRE(d.size() == 3);  // and no word on helper: with imports missing, names are not judged
+  const std::string rule =
+      ": not a module: IMPORT takes a standard-library name (\"queue\") or a relative path to a .hum file in or "
+      "below the script's folder";
+  CHECK(d[0]["message"] == "IMPORT \"../lib.hum\"" + rule);
+  CHECK(d[0]["range"] == range(0, 7, 0, 19));
+  CHECK(d[1]["message"] == "IMPORT \"/etc/passwd\"" + rule);
+  CHECK(d[2]["message"] == "IMPORT \"x/lib.txt\"" + rule);
+  CHECK(definition(c, sub, 0, 10).is_null());
 }
 
 TEST_CASE("positions count UTF-16 units, or bytes when the client asks for UTF-8") {
