@@ -39,7 +39,7 @@ void print_atom(std::string& out, const Value& v) {
       case ObjKind::BigInt: return append_integer(out, v);
       case ObjKind::Actor:
         out += '@';
-        return append_uint(out, static_cast<Actor*>(o)->id);
+        return append_uint(out, static_cast<Actor*>(o)->id());
       case ObjKind::Closure: {
         auto* c = static_cast<Closure*>(o);
         out += '\\';
@@ -116,6 +116,14 @@ std::string to_string(const Value& v) {
   std::string s;
   print_value(s, v);
   return s;
+}
+
+std::string actor_label(const Actor& a) {
+  std::string out;
+  if (a.name() != Actor::kNoName) out = symbol_name(a.name());
+  out += '@';
+  append_uint(out, a.id());
+  return out;
 }
 
 std::string describe(const Value& v) {

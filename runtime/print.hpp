@@ -13,5 +13,9 @@ void print_value(std::string& out, const Value& v);
 std::string to_string(const Value& v);
 // The same for a diagnostic: cut short (with "...") when long.
 std::string describe(const Value& v);
+// An actor as diagnostics name it: its CREATE name and number, greeter@4,
+// or just @4 (values themselves print as @4, section 11).
+struct Actor;
+std::string actor_label(const Actor& a);
 
 }  // namespace humus::rt

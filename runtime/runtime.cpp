@@ -8,6 +8,7 @@
 #include "runtime/integer.hpp"
 #include "runtime/print.hpp"
 #include "runtime/stack_guard.hpp"
+#include "runtime/symbols.hpp"
 
 namespace humus::rt {
 
@@ -127,9 +128,9 @@ void Runtime::define_builtins() {
   globals_.guard_builtins(first, uint32_t(builtin_functions().size()));
   static const NativeBehaviorCode println_code(println_behavior), timer_code(timer_behavior),
       random_code(random_behavior);
-  globals_.set(globals_.slot("println"), native_actor(println_code));
-  globals_.set(globals_.slot("timer"), native_actor(timer_code));
-  globals_.set(globals_.slot("random"), native_actor(random_code));
+  globals_.set(globals_.slot("println"), native_actor(println_code, "println"));
+  globals_.set(globals_.slot("timer"), native_actor(timer_code, "timer"));
+  globals_.set(globals_.slot("random"), native_actor(random_code, "random"));
 }
 
 bool NativeBehaviorCode::run_behavior(const Closure&, const Value& msg, Context& cx) const {
@@ -137,13 +138,15 @@ bool NativeBehaviorCode::run_behavior(const Closure&, const Value& msg, Context&
   return true;
 }
 
-Value Runtime::native_actor(const NativeBehaviorCode& code) { return new_actor(Value::adopt(Closure::make(&code, 0))); }
+Value Runtime::native_actor(const NativeBehaviorCode& code, const char* name) {
+  return new_actor(Value::adopt(Closure::make(&code, 0)), intern_symbol(name));
+}
 
-Value Runtime::new_actor(Value behavior) {
+Value Runtime::new_actor(Value behavior, uint32_t name) {
   uint64_t id = next_actor_id_.fetch_add(1, std::memory_order_relaxed);
   if (id > actor_id_cap_) [[unlikely]]
     actor_limit_reached();
-  auto* a = new Actor(id);
+  auto* a = new Actor(id, name);
   a->behavior = std::move(behavior);
   return Value::adopt(a);
 }
@@ -205,7 +208,7 @@ void Runtime::run_event(Actor& actor, Value& message, Context& cx) {
   if ((own_events & 1023) == 0 || own_events >= max_events_) [[unlikely]]
     check_event_limit(own_events);
   if (trace_.load(std::memory_order_relaxed))
-    write_err("trace: @" + std::to_string(actor.id) + " <- " + to_string(message) + "\n");
+    write_err("trace: " + actor_label(actor) + " <- " + to_string(message) + "\n");
   try {
     bool handled = false;
     if (actor.behavior.is(ObjKind::Closure)) {
@@ -243,7 +246,7 @@ void Runtime::report_error(const EventError& e, const Actor* actor, const Value*
   if (limit_reached() != LimitKind::None) return;  // stopping: the limit is what gets reported
   errors_.fetch_add(1, std::memory_order_relaxed);
   std::string text = location(e.loc) + ": runtime error";
-  if (actor) text += " in actor @" + std::to_string(actor->id);
+  if (actor) text += " in actor " + actor_label(*actor);
   text += ": " + e.message + "\n";
   if (message) text += "  while handling message: " + to_string(*message) + "\n";
   write_err(text);
@@ -270,7 +273,7 @@ void Runtime::report_unhandled(const Actor& actor, const Value& message) {
   if (!options_.warn_unhandled && !trace_.load(std::memory_order_relaxed)) return;
   SourceLoc loc;
   if (actor.behavior.is(ObjKind::Closure)) loc = actor.behavior.as<Closure>()->code->loc;
-  write_err(location(loc) + ": warning: actor @" + std::to_string(actor.id) +
+  write_err(location(loc) + ": warning: actor " + actor_label(actor) +
             " did not handle message: " + to_string(message) + "\n");
 }
 

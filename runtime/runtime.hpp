@@ -66,8 +66,9 @@ class Runtime final : public EventRunner {
   // Switches the trace of message-events on or off while messages run (the REPL's :trace).
   void set_trace(bool on) { trace_.store(on, std::memory_order_relaxed); }
 
-  // A new actor with `behavior` (a function value, not checked here).
-  Value new_actor(Value behavior);
+  // A new actor with `behavior` (a function value, not checked here),
+  // named for diagnostics by the symbol `name` (its CREATE name), if any.
+  Value new_actor(Value behavior, uint32_t name = Actor::kNoName);
   // Gives an actor made by new_actor(Value()) its behavior (CREATE).
   void set_behavior(Actor& actor, Value behavior) { actor.behavior = std::move(behavior); }
   // Applies an event's buffered effects; `cx.self` (if any) takes the new behavior.
@@ -115,7 +116,7 @@ class Runtime final : public EventRunner {
  private:
   friend void random_behavior(Actor&, const Value&, Context&);
   friend void timer_behavior(Actor&, const Value&, Context&);
-  Value native_actor(const NativeBehaviorCode& code);
+  Value native_actor(const NativeBehaviorCode& code, const char* name);
   void define_builtins();
   void report_unhandled(const Actor& actor, const Value& message);
   void check_event_limit(uint64_t own_events);

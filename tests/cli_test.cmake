@@ -41,7 +41,7 @@ expect(stdin_pipe 0 "^#from_stdin\n$" "^$" INPUT "${DIR}/stdin.txt")
 expect(check_ok 0 "^$" "^$" ARGS --check ok.hum)
 expect(check_syntax 2 "^$" "^syntax.hum:1:8: error: expected 'TO'" ARGS --check syntax.hum)
 expect(syntax_error 2 "^$" "^syntax.hum:1:8: error: " ARGS syntax.hum)
-expect(runtime_error 1 "^$" "^runtime.hum:1:20: runtime error in actor @4: THROW #boom\n  while handling message: #boom\n$"
+expect(runtime_error 1 "^$" "^runtime.hum:1:20: runtime error in actor a@4: THROW #boom\n  while handling message: #boom\n$"
        ARGS runtime.hum)
 expect(missing_file 2 "^$" "^humus: cannot open 'missing.hum'\n$" ARGS missing.hum)
 expect(file_and_eval 2 "^$" "give either a FILE or -e CODE, not both" ARGS -e "SEND 1 TO println" ok.hum)
@@ -54,7 +54,7 @@ cmake_host_system_information(RESULT cores QUERY NUMBER_OF_LOGICAL_CORES)
 expect(threads_default 0 "^#ok, 3\n$" "on ${cores} worker threads" ARGS --log-level info ok.hum)
 expect(threads_seed 0 "^#ok, 3\n$" "on 1 worker threads" ARGS --log-level info --seed 7 ok.hum)
 expect(threads_seed_explicit 0 "^#ok, 3\n$" "on 3 worker threads" ARGS --log-level info --seed 7 --threads 3 ok.hum)
-expect(trace 0 "^#ok, 3\n$" "trace: @1 <- #ok, 3" ARGS --trace ok.hum)
+expect(trace 0 "^#ok, 3\n$" "trace: println@1 <- #ok, 3" ARGS --trace ok.hum)
 
 if(failures GREATER 0)
   message(FATAL_ERROR "${failures} humus command checks failed")

@@ -259,6 +259,10 @@ class Compiler {
   static void check_unique(const ast::Pattern& p, const ast::Pattern* other = nullptr);
   void closure(Fn& fn, const ast::Expr& lam, uint32_t dst);
   void emit_closure(Fn& fn, LambdaCode* code, uint32_t dst, ast::Loc l);
+  // CREATE's actor, named for diagnostics (greeter@4) by a symbol constant.
+  void new_actor(Fn& fn, const ast::Stmt& create, uint32_t dst) {
+    emit(fn, Op::NEWACTOR, create.loc, dst, constant_index(fn, Value::symbol(rt::intern_symbol(create.name))) + 1);
+  }
   void block_value(Fn& fn, const ast::Expr& e, uint32_t dst);
   void group(Fn& fn, const std::vector<FunctionBinding>& fbs, const std::vector<uint32_t>& regs, ast::Loc l);
 
@@ -1270,7 +1274,7 @@ void Compiler::block_body(Fn& fn, const std::vector<ast::StmtPtr>& stmts, bool i
   for (const auto& s : stmts)
     for (const auto& [name, loc] : statement_binders(*s)) scope.regs[name] = alloc(fn, 1, loc);
 
-  for (size_t i : plan.creates) emit(fn, Op::NEWACTOR, stmts[i]->loc, scope.regs.at(stmts[i]->name));
+  for (size_t i : plan.creates) new_actor(fn, *stmts[i], scope.regs.at(stmts[i]->name));
 
   for (const auto& grp : plan.bindings) {
     const ast::Stmt& first = *stmts[grp.front()];
@@ -1569,7 +1573,7 @@ std::unique_ptr<TopStmt> Compiler::top(const ast::Stmt& s) {
       t->proto.entry_stmt = 0;
       const uint32_t r = alloc(fn, 1, s.loc);
       root.scope.regs[s.name] = r;
-      emit(fn, Op::NEWACTOR, s.loc, r);
+      new_actor(fn, s, r);
       {
         TempGuard temps(fn);
         Operand beh = operand(fn, *s.value);

@@ -625,7 +625,7 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
     NEXT();
   }
   CASE(NEWACTOR) {
-    R[ins.a] = cx.rt.new_actor(Value());
+    R[ins.a] = cx.rt.new_actor(Value(), ins.b ? K[ins.b - 1].symbol_id() : rt::Actor::kNoName);
     NEXT();
   }
   CASE(NEW) {

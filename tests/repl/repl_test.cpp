@@ -335,7 +335,7 @@ void first_session(const std::string& humus, const std::string& home) {
   CHECK(s.enter(":type [ SEND 1 TO println ]") && s.screen().find_line("block") >= 0, ":type of a block");
   CHECK(s.enter(":type double") && s.screen().find_line("function") >= 0, ":type of a function");
   CHECK(s.enter(":trace on") && s.enter("SEND #traced TO println"), ":trace on");
-  CHECK(s.wait(has_text("trace: @1 <- #traced")), "trace lines appear");
+  CHECK(s.wait(has_text("trace: println@1 <- #traced")), "trace lines appear");
   CHECK(s.enter(":trace off"), ":trace off");
   {
     std::ofstream f(home + "/defs.hum");
