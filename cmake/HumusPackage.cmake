@@ -31,7 +31,7 @@ add_library(humus_static STATIC ${HUMUS_OBJECTS})
 set_target_properties(humus_shared humus_static PROPERTIES OUTPUT_NAME humus
                       ARCHIVE_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/lib
                       LIBRARY_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/lib)
-target_link_libraries(humus_shared PRIVATE humus_flags PkgConfig::GMP fmt::fmt Threads::Threads)
+target_link_libraries(humus_shared PRIVATE humus_flags PkgConfig::GMP PkgConfig::NATS spdlog::spdlog fmt::fmt Threads::Threads)
 target_link_libraries(humus_static PRIVATE humus_flags)
 
 install(TARGETS humus_shared humus_static humus

@@ -2,9 +2,14 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace humus::parse {
 
 namespace {
+
+// The most bytes of a source line a diagnostic shows.
+constexpr std::size_t kMaxLineShown = 240;
 
 // The text of 1-based line `line`, without its line break ("" past the end).
 std::string_view line_text(std::string_view text, uint32_t line) {
@@ -40,9 +45,27 @@ std::string format_diagnostic(const ast::Source& src, ast::Loc loc, std::string_
   if (loc.line == 0) return fmt::format("{}: {}: {}\n", src.name, kind, message);
   std::string out = fmt::format("{}:{}:{}: {}: {}\n", src.name, loc.line, char_column(src.text, loc), kind, message);
   std::string_view line = line_text(src.text, loc.line);
-  out += line;
-  out += '\n';
   std::size_t before = loc.column > 0 ? loc.column - 1 : 0;
+  // A long line (generated code, a 100 MB literal) is shown as a window
+  // around the column, cut at character boundaries, with "..." where cut.
+  std::string_view lead;
+  if (line.size() > kMaxLineShown) {
+    std::size_t from = before > kMaxLineShown / 2 ? before - kMaxLineShown / 2 : 0;
+    while (from > 0 && (static_cast<unsigned char>(line[from]) & 0xC0) == 0x80) --from;
+    std::size_t to = std::min(line.size(), from + kMaxLineShown);
+    while (to < line.size() && (static_cast<unsigned char>(line[to]) & 0xC0) == 0x80) ++to;
+    const bool cut_end = to < line.size();
+    line = line.substr(from, to - from);
+    before -= std::min(before, from);
+    if (from > 0) lead = "...";
+    out += lead;
+    out += line;
+    if (cut_end) out += "...";
+  } else {
+    out += line;
+  }
+  out += '\n';
+  out.append(lead.size(), ' ');
   for (std::size_t i = 0; i < before; ++i) {
     if (i >= line.size()) {
       out += ' ';

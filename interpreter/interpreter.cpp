@@ -1,9 +1,13 @@
 #include "interpreter/interpreter.hpp"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include "grammar/diagnostic.hpp"
 #include "grammar/parser.hpp"
@@ -176,8 +180,51 @@ Interpreter::Outcome Interpreter::import(const std::string& name, const std::str
   return import_at(name, from_dir, nullptr);
 }
 
+// Whether IMPORT "name" in Humus code may read the file `name` resolves to.
+// A Humus program names modules, not files: a standard-library name, or a
+// path to a .hum file, relative to the importing file, that stays in or below
+// the folder of the script the run began with (so a module in a subfolder can
+// import a sibling of its folder, but nothing outside the program's tree).
+// Anything else (/proc/self/environ, ../../etc/passwd) is refused before it
+// is opened, so an error message can never show a line of some file the
+// program had no business reading. "" when allowed, else why not.
+std::string Interpreter::import_refusal(const std::string& name, const std::string& from_dir) const {
+  if (is_stdlib_name(name)) return "";
+  if (sandbox_)
+    return "IMPORT \"" + name +
+           "\": file access is disabled (--sandbox): only standard-library modules can be imported";
+  const std::string why = "IMPORT \"" + name +
+                          "\": not a module: IMPORT takes a standard-library name (\"queue\") or a relative path to a "
+                          ".hum file in or below the script's folder";
+  fs::path rel = fs::path(name).lexically_normal();
+  if (rel.is_absolute() || !name.ends_with(".hum") || rel.empty()) return why;
+  // Symbolic links may not lead out of the folder, or to a file that is not
+  // a module, either.
+  std::error_code ec;
+  const fs::path dir = fs::canonical(from_dir.empty() ? fs::path(".") : fs::path(from_dir), ec);
+  if (ec) return "";  // no such folder: the lookup will say the module is missing
+  const fs::path target = fs::weakly_canonical(dir / rel, ec);
+  if (ec) return "";
+  const fs::path& root = import_root_.empty() ? dir : import_root_;
+  const fs::path inside = target.lexically_relative(root);
+  if (inside.empty() || *inside.begin() == ".." || target.extension() != ".hum") return why;
+  return "";
+}
+
 Interpreter::Outcome Interpreter::import_at(const std::string& name, const std::string& from_dir,
                                             const rt::SourceLoc* loc) {
+  if (loc) {  // an IMPORT statement: Humus code asks; a host's import() is the host's business
+    if (importing_.empty()) {  // a statement of the script itself: its folder bounds every IMPORT it leads to
+      std::error_code ec;
+      import_root_ = fs::canonical(from_dir.empty() ? fs::path(".") : fs::path(from_dir), ec);
+      if (ec) import_root_.clear();
+    }
+    std::string refusal = import_refusal(name, from_dir);
+    if (!refusal.empty()) {
+      report_import_error(loc, refusal);
+      return Outcome::RuntimeError;
+    }
+  }
   fs::path file;
   std::string shown, searched;
   if (!resolve(name, from_dir, file, shown, searched)) {
@@ -236,7 +283,7 @@ Interpreter::Outcome Interpreter::run_stmt(const CompiledUnit& unit, const TopSt
         on_value(v);
       } else if (!v.is_undefined()) {
         runtime_->report_warning(t.source_loc,
-                                 "this statement's value is not a block, so it does nothing: " + describe(v));
+                                 "this statement's value is not a block, so it does nothing: " + describe(v, cx));
       }
     } else {
       run_top(t.proto, t.proto.entry_stmt, cx);
@@ -256,18 +303,38 @@ Interpreter::Outcome Interpreter::run_stmt(const CompiledUnit& unit, const TopSt
 }
 
 ast::SourcePtr read_source_file(const std::string& path, std::string& error) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    error = "cannot open '" + path + "'";
+  // POSIX calls rather than an ifstream, for the OS's reason when it fails:
+  // an ifstream opens a directory and reads nothing, which ran as an empty
+  // script (status 0, nothing said).
+  auto fail = [&](const char* what, const std::string& why) {
+    error = std::string(what) + " '" + path + "': " + why;
     return nullptr;
+  };
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return fail("cannot open", std::strerror(errno));
+  struct FdCloser {
+    int fd;
+    ~FdCloser() { ::close(fd); }
+  } closer{fd};
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) return fail("cannot read", std::strerror(errno));
+  // A regular file, or a pipe (humus <(generate)); not a directory, a device
+  // that never ends (/dev/zero) or a socket.
+  if (S_ISDIR(st.st_mode)) return fail("cannot read", std::strerror(EISDIR));
+  if (!S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode)) return fail("cannot read", "not a regular file");
+  std::string text;
+  if (S_ISREG(st.st_mode)) text.reserve(size_t(st.st_size));
+  char buf[1 << 16];
+  for (;;) {
+    const ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n == 0) break;
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return fail("cannot read", std::strerror(errno));
+    }
+    text.append(buf, size_t(n));
   }
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) {
-    error = "cannot read '" + path + "'";
-    return nullptr;
-  }
-  return std::make_shared<ast::Source>(ast::Source{path, text.str()});
+  return std::make_shared<ast::Source>(ast::Source{path, std::move(text)});
 }
 
 }  // namespace humus::interp

@@ -10,6 +10,7 @@
 #include <map>
 #include <memory>
 #include <set>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -53,6 +54,10 @@ class Interpreter {
   // `from_dir`. A second import of the same file (same canonical path) does
   // nothing. Errors (not found, cycle, syntax, compile, runtime) are reported
   // on the runtime's stderr; the outcome says which kind it was.
+  // An IMPORT statement in Humus code is narrower than this host call: a path
+  // must be relative (to the importing file), name a .hum file and stay in
+  // or below the folder of the script that imports first; with the sandbox
+  // on, only standard-library names.
   Outcome import(const std::string& name, const std::string& from_dir = "");
   // The prelude (stdlib/prelude.hum): the humus command imports it before
   // every script unless --no-prelude; the REPL should do the same.
@@ -76,6 +81,12 @@ class Interpreter {
   // to stderr. Not set by the humus command, whose output stays as it is.
   void set_diagnostic_handler(DiagnosticHandler handler) { diagnostic_handler_ = std::move(handler); }
 
+  // The sandbox, for hosts that run code they do not trust: IMPORT
+  // statements may then name standard-library modules only, and no Humus
+  // code reads any other file (--sandbox). Off by default.
+  void set_sandbox(bool on) { sandbox_ = on; }
+  bool sandbox() const { return sandbox_; }
+
   rt::Runtime& runtime() { return *runtime_; }
   void start() { runtime_->start(); }
   void wait_idle() { runtime_->wait_idle(); }
@@ -84,6 +95,7 @@ class Interpreter {
   Outcome run_stmt(const CompiledUnit& unit, const TopStmt& t, const std::function<void(const rt::Value&)>& on_value);
   // IMPORT with the location of the statement (null for hosts' imports).
   Outcome import_at(const std::string& name, const std::string& from_dir, const rt::SourceLoc* loc);
+  std::string import_refusal(const std::string& name, const std::string& from_dir) const;
   void report_import_error(const rt::SourceLoc* loc, const std::string& message);
   void report_source_diagnostic(const ast::Source& source, ast::Loc loc, const char* severity,
                                 const std::string& message);
@@ -95,6 +107,8 @@ class Interpreter {
   std::vector<std::pair<std::string, std::string>> importing_;  // (canonical, shown) being run, for cycles
   std::map<const ast::Source*, std::string> module_dirs_;       // a module's real folder, for its relative IMPORTs
   DiagnosticHandler diagnostic_handler_;
+  bool sandbox_ = false;
+  std::filesystem::path import_root_;  // the folder IMPORT statements may not leave (import_refusal)
 };
 
 // Reads a file into a Source; returns null (with a message in `error`) when it can't.

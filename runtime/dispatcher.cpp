@@ -230,6 +230,10 @@ void Dispatcher::run_turn(Worker& w, Actor* actor) {
     free_message(b);
   }
   w.consumed.store(w.consumed.load(std::memory_order_relaxed) + consumed, std::memory_order_relaxed);
+  // Messages to other processes leave now, while the actor is still ours:
+  // its next turn, on any worker, sends after them (order per sender).
+  if (cx.must_flush) [[unlikely]]
+    runner_.end_turn(cx);
   if (!actor->mailbox.empty_for_consumer()) {
     // Budget used up, or a send is half done: to the back of the ring,
     // still ours (senders see Scheduled and leave it be).

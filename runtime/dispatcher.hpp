@@ -50,6 +50,9 @@ class EventRunner {
   virtual ~EventRunner() = default;
   virtual std::unique_ptr<Context> make_context() = 0;
   virtual void run_event(Actor& actor, Value& message, Context& cx) = 0;
+  // After an actor's turn, before another worker may run it, when the
+  // context has messages for other processes (Context::must_flush).
+  virtual void end_turn(Context& cx) = 0;
 };
 
 struct DispatchStats {

@@ -6,6 +6,7 @@
 #include <cctype>
 #include <cstdio>
 
+#include "runtime/deadline.hpp"
 #include "runtime/errors.hpp"
 
 namespace humus::rt {
@@ -116,9 +117,7 @@ void LimitMonitor::stop() {
 
 void LimitMonitor::thread_main() {
   using Clock = std::chrono::steady_clock;
-  const auto deadline =
-      limits_.timeout > 0 ? start_ + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(limits_.timeout))
-                          : Clock::time_point::max();
+  const auto deadline = limits_.timeout > 0 ? deadline_after(start_, limits_.timeout) : Clock::time_point::max();
   std::unique_lock lock(mutex_);
   while (!stopping_) {
     if (tripped_() != LimitKind::None) {

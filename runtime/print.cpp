@@ -6,6 +6,7 @@
 // the nesting depth of heads, never with the length of a list.
 #include "runtime/print.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <vector>
 
@@ -62,6 +63,7 @@ void print_atom(std::string& out, const Value& v) {
         out += static_cast<Native*>(o)->name;
         out += '>';
         return;
+      case ObjKind::Envelope:  // unwrapped before any program sees it
       case ObjKind::Pair: break;  // not an atom; callers never pass one
     }
     out += "<pair>";
@@ -85,26 +87,107 @@ struct Resume {
   const Value* tail;
 };
 
+// Counting what an elided value leaves out walks the rest of it, at most
+// this many steps: a value that shares its parts can be exponentially
+// larger than the memory it takes.
+constexpr uint64_t kCountBudget = 10'000'000;
+
+// The elements (atoms) of *v and of the tails on `stack`, up to the budget.
+uint64_t count_rest(const Value* v, const std::vector<Resume>& stack, bool& over) {
+  std::vector<const Value*> todo;
+  todo.reserve(stack.size() + 1);
+  for (const Resume& r : stack) todo.push_back(r.tail);
+  todo.push_back(v);
+  uint64_t n = 0;
+  while (!todo.empty()) {
+    const Value* cur = todo.back();
+    todo.pop_back();
+    for (; cur->is_pair(); cur = &cur->as<Pair>()->tail) {
+      const Value& h = cur->as<Pair>()->head;
+      if (h.is_pair())
+        todo.push_back(&h);
+      else
+        ++n;
+      if (n >= kCountBudget) {
+        over = true;
+        return n;
+      }
+    }
+    ++n;
+  }
+  return n;
+}
+
+// An atom with at most `room` bytes of text (room > 0): a longer integer
+// is described by its size in bits (printing it would cost its full conversion), a
+// longer symbol is cut.
+void print_atom_within(std::string& out, const Value& v, uint64_t room) {
+  if (v.is_bigint()) {
+    // sizeinbase 10 may be one too many; in base 2 it is exact.
+    if (mpz_sizeinbase(v.as<BigInt>()->z, 10) > room) {
+      out += "<an integer of ";
+      append_uint(out, mpz_sizeinbase(v.as<BigInt>()->z, 2));
+      out += " bits>";
+      return;
+    }
+  }
+  const size_t start = out.size();
+  print_atom(out, v);
+  if (out.size() - start > room) {
+    size_t cut = start + size_t(room);
+    while (cut > start && (static_cast<unsigned char>(out[cut]) & 0xC0) == 0x80) --cut;  // whole UTF-8 characters
+    out.resize(cut);
+    out += "...";
+  }
+}
+
 }  // namespace
 
-void print_value(std::string& out, const Value& root) {
+void print_value(std::string& out, const Value& root, const PrintLimit& limit) {
+  const bool bounded = limit.elements != 0 || limit.bytes != 0;
+  const uint64_t max_elements = limit.elements ? limit.elements : UINT64_MAX;
+  const uint64_t max_bytes = limit.bytes ? limit.bytes : UINT64_MAX;
+  const size_t start = out.size();
+  uint64_t shown = 0;
   std::vector<Resume> stack;
   const Value* v = &root;
+  // Before each element: stop when a bound is reached and more is to come.
+  auto stop_here = [&]() {
+    if (!bounded) return false;
+    const uint64_t used = out.size() - start;
+    if (shown < max_elements && used < max_bytes) return false;
+    bool over = false;
+    const uint64_t rest = count_rest(v, stack, over);
+    out += "... (";
+    if (over) out += "over ";
+    append_uint(out, rest);
+    out += " more)";
+    return true;
+  };
+  auto atom = [&](const Value& a) {
+    if (bounded)
+      print_atom_within(out, a, std::max<uint64_t>(64, max_bytes - std::min(max_bytes, uint64_t(out.size() - start))));
+    else
+      print_atom(out, a);
+    ++shown;
+  };
   for (;;) {
     // Print the tail chain starting at *v.
     while (v->is_pair()) {
       const Pair* p = v->as<Pair>();
+      if (stop_here()) return;
       if (p->head.is_pair()) {
         out += '(';
         stack.push_back({&p->tail});
         v = &p->head;  // print the head's chain now, resume with the tail after ')'
         continue;
       }
-      print_atom(out, p->head);
+      atom(p->head);
       out += ", ";
       v = &p->tail;
     }
-    print_atom(out, *v);
+    if (stop_here()) return;
+    atom(*v);
     if (stack.empty()) return;
     out += "), ";
     v = stack.back().tail;
@@ -112,9 +195,9 @@ void print_value(std::string& out, const Value& root) {
   }
 }
 
-std::string to_string(const Value& v) {
+std::string to_string(const Value& v, const PrintLimit& limit) {
   std::string s;
-  print_value(s, v);
+  print_value(s, v, limit);
   return s;
 }
 
@@ -124,13 +207,6 @@ std::string actor_label(const Actor& a) {
   out += '@';
   append_uint(out, a.id());
   return out;
-}
-
-std::string describe(const Value& v) {
-  constexpr size_t kMax = 200;
-  std::string s = to_string(v);
-  if (s.size() > kMax) s = s.substr(0, kMax) + "...";
-  return s;
 }
 
 }  // namespace humus::rt

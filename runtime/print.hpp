@@ -3,16 +3,26 @@
 // in its heads, prints without recursion on the C++ stack.
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 #include "runtime/value.hpp"
 
 namespace humus::rt {
 
-void print_value(std::string& out, const Value& v);
-std::string to_string(const Value& v);
-// The same for a diagnostic: cut short (with "...") when long.
-std::string describe(const Value& v);
+// How much of a value a diagnostic, warning or trace line shows. A value
+// past either bound is cut short with "... (N more)", N counting the
+// elements (numbers, symbols, actors, ...) left out, so a failing event
+// whose message is a million-element list writes one short line, not
+// megabytes. 0 means no bound.
+struct PrintLimit {
+  uint64_t elements = 200;
+  uint64_t bytes = 4096;
+};
+inline constexpr PrintLimit kNoPrintLimit{0, 0};
+
+void print_value(std::string& out, const Value& v, const PrintLimit& limit = kNoPrintLimit);
+std::string to_string(const Value& v, const PrintLimit& limit = kNoPrintLimit);
 // An actor as diagnostics name it: its CREATE name and number, greeter@4,
 // or just @4 (values themselves print as @4, section 11).
 struct Actor;

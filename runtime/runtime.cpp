@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "runtime/builtins.hpp"
+#include "runtime/cluster/cluster.hpp"
 #include "runtime/code.hpp"
 #include "runtime/integer.hpp"
 #include "runtime/print.hpp"
@@ -88,11 +89,21 @@ Runtime::Runtime(RuntimeOptions options)
   if (lim.needs_monitor())
     monitor_ = std::make_unique<LimitMonitor>(
         options_.limits, [this](LimitKind k) { stop_for_limit(k); }, [this] { return limit_reached(); });
+  // Joins the cluster (options_.cluster.url), or stays on its own; defines
+  // the global `cluster`. Throws ClusterError when it cannot connect.
+  cluster_ = std::make_unique<cluster::Cluster>(*this, options_.cluster);
 }
 
-Runtime::~Runtime() { stop(); }
+Runtime::~Runtime() {
+  stop();
+  cluster_.reset();  // before the dispatcher: it holds actors and messages
+}
+
+void Runtime::leave_cluster() { cluster_->leave(); }
 
 void Runtime::stop() {
+  // The cluster's threads send into the dispatcher: they stop first.
+  if (cluster_) cluster_->stop();
   if (monitor_) monitor_->stop();
   {
     std::lock_guard lock(stop_mutex_);
@@ -151,6 +162,19 @@ Value Runtime::new_actor(Value behavior, uint32_t name) {
   return Value::adopt(a);
 }
 
+Value Runtime::system_actor(const NativeBehaviorCode& code, const char* name) {
+  auto* a = new Actor(0, intern_symbol(name));
+  a->behavior = Value::adopt(Closure::make(&code, 0));
+  return Value::adopt(a);
+}
+
+Value Runtime::new_foreign_actor(const ForeignCode& code) {
+  Value a = new_actor(Value::adopt(Closure::make(&code, 0)));
+  // Before anyone else sees it: Effects::send reads the flag unsynchronised.
+  a.object()->flags.fetch_or(Object::kForeign, std::memory_order_relaxed);
+  return a;
+}
+
 std::unique_ptr<Context> Runtime::make_context() { return std::make_unique<Context>(*this); }
 
 void Runtime::start() { dispatcher_.start(); }
@@ -158,6 +182,10 @@ void Runtime::start() { dispatcher_.start(); }
 void Runtime::wait_idle() { dispatcher_.wait_idle(); }
 
 void Runtime::send(const Value& target, Value message) { dispatcher_.enqueue(target.as<Actor>(), std::move(message)); }
+
+void Runtime::send_after(int64_t delay_ms, Value target, Value message) {
+  timers_.schedule(delay_ms, std::move(target), std::move(message));
+}
 
 namespace {
 // Installs a pending BECOME (Effects::pending_code): in place when the
@@ -185,7 +213,8 @@ void install_pending(Actor& actor, Effects& fx) {
 }
 }  // namespace
 
-void Runtime::commit(Context& cx) {
+// The effects of an event, applied (commit, commit_distributed).
+inline void Runtime::apply(Context& cx) {
   Effects& fx = cx.fx;
   if (cx.self) {
     if (fx.pending_code)
@@ -201,35 +230,69 @@ void Runtime::commit(Context& cx) {
   fx.clear();
 }
 
+void Runtime::commit(Context& cx) {
+  if (cx.fx.foreign || cx.delivery) [[unlikely]]
+    return commit_distributed(cx);
+  apply(cx);
+}
+
+// Sends to remote actors and topics, and a topic delivery's settlement, go
+// through the cluster: staged first (the event may still fail there),
+// released once everything else took effect.
+void Runtime::commit_distributed(Context& cx) {
+  cluster_->stage(cx);
+  apply(cx);
+  cluster_->release(cx);
+  // Outside any actor's turn (top level, hosts) nobody flushes later.
+  if (!cx.self && cx.must_flush) cluster_->flush(cx);
+}
+
+void Runtime::end_turn(Context& cx) { cluster_->flush(cx); }
+
+void Runtime::settle_failed_delivery(Context& cx) {
+  if (cx.delivery) cluster_->abandon(cx);
+  cx.delivery = nullptr;
+}
+
 void Runtime::run_event(Actor& actor, Value& message, Context& cx) {
   cx.self = &actor;
   uint64_t own_events = cx.events.load(std::memory_order_relaxed) + 1;  // Context::bump, keeping the count
   cx.events.store(own_events, std::memory_order_relaxed);
   if ((own_events & 1023) == 0 || own_events >= max_events_) [[unlikely]]
     check_event_limit(own_events);
+  // A delivery from a topic: the behavior sees the value, the commit settles it.
+  Value* msg = &message;
+  if (message.is(ObjKind::Envelope)) [[unlikely]] {
+    cx.delivery = message.as<Envelope>();
+    msg = &cx.delivery->value;
+  }
   if (trace_.load(std::memory_order_relaxed))
-    write_err("trace: " + actor_label(actor) + " <- " + to_string(message) + "\n");
+    write_err("trace: " + actor_label(actor) + " <- " + shown(*msg) + "\n");
   try {
     bool handled = false;
     if (actor.behavior.is(ObjKind::Closure)) {
       const auto* beh = actor.behavior.as<Closure>();
-      handled = beh->code->run_behavior(*beh, message, cx);
+      handled = beh->code->run_behavior(*beh, *msg, cx);
     }
     if (!handled) {
       cx.fx.clear();
       Context::bump(cx.unhandled);
-      report_unhandled(actor, message);
+      report_unhandled(actor, *msg);
+      settle_failed_delivery(cx);
       cx.self = nullptr;
       return;
     }
     commit(cx);
   } catch (const EventError& e) {
     cx.fx.clear();
-    report_error(e, &actor, &message);
+    report_error(e, &actor, msg);
+    settle_failed_delivery(cx);
   } catch (const std::bad_alloc&) {
     cx.fx.clear();
-    report_error(EventError{{}, "out of memory", Value()}, &actor, &message);
+    report_error(EventError{{}, "out of memory", Value()}, &actor, msg);
+    settle_failed_delivery(cx);
   }
+  cx.delivery = nullptr;
   cx.self = nullptr;
 }
 
@@ -248,7 +311,7 @@ void Runtime::report_error(const EventError& e, const Actor* actor, const Value*
   std::string text = location(e.loc) + ": runtime error";
   if (actor) text += " in actor " + actor_label(*actor);
   text += ": " + e.message + "\n";
-  if (message) text += "  while handling message: " + to_string(*message) + "\n";
+  if (message) text += "  while handling message: " + shown(*message) + "\n";
   write_err(text);
 }
 
@@ -265,16 +328,16 @@ void Runtime::drop_send(const SourceLoc& loc, const Value& target, const Value& 
   else
     dropped_outside_.fetch_add(1, std::memory_order_relaxed);
   if (warnings_on())
-    report_warning(loc, "message dropped: the target " + describe(target) +
-                            " is not an actor (message: " + describe(message) + ")");
+    report_warning(loc, "message dropped: the target " + shown(target) +
+                            " is not an actor (message: " + shown(message) + ")");
 }
 
 void Runtime::report_unhandled(const Actor& actor, const Value& message) {
   if (!options_.warn_unhandled && !trace_.load(std::memory_order_relaxed)) return;
   SourceLoc loc;
   if (actor.behavior.is(ObjKind::Closure)) loc = actor.behavior.as<Closure>()->code->loc;
-  write_err(location(loc) + ": warning: actor " + actor_label(actor) +
-            " did not handle message: " + to_string(message) + "\n");
+  write_err(location(loc) + ": warning: actor " + actor_label(actor) + " did not handle message: " + shown(message) +
+            "\n");
 }
 
 RuntimeStats Runtime::stats() const {
@@ -285,6 +348,7 @@ RuntimeStats Runtime::stats() const {
   s.errors = errors_.load(std::memory_order_relaxed);
   s.actors = next_actor_id_.load(std::memory_order_relaxed) - 1;
   s.queued = d.queued;
+  s.cluster = cluster_->stats();
   return s;
 }
 

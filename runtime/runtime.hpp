@@ -20,15 +20,21 @@
 #include <string_view>
 
 #include "runtime/actor.hpp"
+#include "runtime/cluster/cluster_options.hpp"
 #include "runtime/code.hpp"
 #include "runtime/context.hpp"
 #include "runtime/dispatcher.hpp"
 #include "runtime/errors.hpp"
 #include "runtime/globals.hpp"
 #include "runtime/limits.hpp"
+#include "runtime/print.hpp"
 #include "runtime/timers.hpp"
 
 namespace humus::rt {
+
+namespace cluster {
+class Cluster;
+}
 
 using TextSink = std::function<void(std::string_view)>;
 
@@ -44,6 +50,8 @@ struct RuntimeOptions {
   // statement's non-block value), each with its source location.
   bool warn_unhandled = false;
   Limits limits;                 // resource limits (runtime/limits.hpp); none by default
+  PrintLimit shown;              // how much of a value diagnostics and traces show (print.hpp)
+  ClusterOptions cluster;        // where `cluster` reaches other nodes; none: this process only
 };
 
 struct RuntimeStats {
@@ -52,6 +60,7 @@ struct RuntimeStats {
   uint64_t errors = 0;     // failed events and top-level errors
   uint64_t actors = 0;     // actors created
   uint64_t queued = 0;     // messages queued or running, and pending timers
+  ClusterStats cluster;    // messages and topics across processes
 };
 
 class Runtime final : public EventRunner {
@@ -69,12 +78,20 @@ class Runtime final : public EventRunner {
   // A new actor with `behavior` (a function value, not checked here),
   // named for diagnostics by the symbol `name` (its CREATE name), if any.
   Value new_actor(Value behavior, uint32_t name = Actor::kNoName);
+  // The actor `cluster`: numbered @0, so that adding it did not renumber
+  // the actors of every program (@1..@3 are println, timer and random).
+  Value system_actor(const NativeBehaviorCode& code, const char* name);
+  // A foreign actor (runtime/foreign.hpp) whose behavior is `code`.
+  Value new_foreign_actor(const ForeignCode& code);
   // Gives an actor made by new_actor(Value()) its behavior (CREATE).
   void set_behavior(Actor& actor, Value behavior) { actor.behavior = std::move(behavior); }
   // Applies an event's buffered effects; `cx.self` (if any) takes the new behavior.
   void commit(Context& cx);
   // Sends from outside any event (embedding hosts).
   void send(const Value& target, Value message);
+  // The same, delivered after `delay_ms` milliseconds (it holds the program
+  // alive meanwhile, as AFTER does).
+  void send_after(int64_t delay_ms, Value target, Value message);
 
   void start();  // starts dispatching (messages queue up until then)
   // Stops the workers and the timer thread; queued messages are dropped.
@@ -86,6 +103,8 @@ class Runtime final : public EventRunner {
   uint64_t drain() { return dispatcher_.drain(); }
 
   int64_t now_ms() const;
+  // A value as diagnostics show it: cut short past options().shown.
+  std::string shown(const Value& v) const { return to_string(v, options_.shown); }
   void write_out(std::string_view text) const { options_.out(text); }
   void write_err(std::string_view text) const;
 
@@ -112,6 +131,25 @@ class Runtime final : public EventRunner {
   // Context for a thread that runs top-level statements or host calls.
   std::unique_ptr<Context> make_context() override;
   void run_event(Actor& actor, Value& message, Context& cx) override;
+  void end_turn(Context& cx) override;
+
+  // Outside work that keeps the program from being idle (the cluster while
+  // it is joined, a topic's pending redelivery); each hold() one release().
+  void hold() { dispatcher_.hold(); }
+  void release_hold() { dispatcher_.release(); }
+  // Queues the `count` messages linked from `first` to `last` for `target`
+  // from outside any event (messages arriving from other processes).
+  void send_chain(Actor* target, Message* first, Message* last, uint64_t count) {
+    dispatcher_.enqueue_chain(target, first, last, count);
+  }
+  // Asks the cluster to leave, as `SEND #leave TO cluster` does (a signal, a host).
+  void leave_cluster();
+  cluster::Cluster& cluster() { return *cluster_; }
+  // A built-in actor did not take `message`: counted and, when asked for, reported.
+  void unhandled(Context& cx, const Value& message) {
+    Context::bump(cx.unhandled);
+    report_unhandled(*cx.self, message);
+  }
 
  private:
   friend void random_behavior(Actor&, const Value&, Context&);
@@ -119,6 +157,9 @@ class Runtime final : public EventRunner {
   Value native_actor(const NativeBehaviorCode& code, const char* name);
   void define_builtins();
   void report_unhandled(const Actor& actor, const Value& message);
+  void settle_failed_delivery(Context& cx);
+  void apply(Context& cx);
+  [[gnu::noinline]] void commit_distributed(Context& cx);
   void check_event_limit(uint64_t own_events);
   [[noreturn]] void actor_limit_reached();
 
@@ -139,6 +180,9 @@ class Runtime final : public EventRunner {
   std::atomic<int> limit_hit_{0};       // a LimitKind
   std::mutex stop_mutex_;               // serialises stopping the timers
   std::unique_ptr<LimitMonitor> monitor_;
+  // The `cluster` actor's world: other nodes, names, topics (runtime/cluster/).
+  // Made last and stopped first: it sends into the dispatcher from its threads.
+  std::unique_ptr<cluster::Cluster> cluster_;
 };
 
 }  // namespace humus::rt

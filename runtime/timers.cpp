@@ -1,6 +1,7 @@
 #include "runtime/timers.hpp"
 
 #include "runtime/actor.hpp"
+#include "runtime/deadline.hpp"
 #include "runtime/dispatcher.hpp"
 
 namespace humus::rt {
@@ -26,7 +27,8 @@ void Timers::schedule(int64_t delay_ms, Value target, Value message) {
       dispatcher_.release();
       return;
     }
-    auto due = Clock::now() + std::chrono::milliseconds(delay_ms < 0 ? 0 : delay_ms);
+    // A delay past the clock's range (about 292 years) never comes.
+    auto due = deadline_after_ms(Clock::now(), delay_ms);
     heap_.push(Entry{due, seq_++, std::move(target), std::move(message)});
     if (!thread_) thread_ = std::make_unique<BigStackThread>([this] { thread_main(); });
   }

@@ -11,6 +11,7 @@
 
 #include "runtime/actor.hpp"
 #include "runtime/code.hpp"
+#include "runtime/foreign.hpp"
 #include "runtime/integer.hpp"
 #include "runtime/value.hpp"
 
@@ -43,6 +44,8 @@ Kind Value::kind() const {
         return Kind::Function;
       case ObjKind::Block:
         return Kind::Block;
+      case ObjKind::Envelope:
+        return Kind::Undefined;  // never seen by programs
     }
   }
   if (is_symbol()) return Kind::Symbol;
@@ -123,6 +126,9 @@ void destroy(Object* o) {
     }
     case ObjKind::Native:
       return;  // immortal by construction; never reached
+    case ObjKind::Envelope:
+      delete static_cast<Envelope*>(o);  // an unsettled ticket abandons its delivery
+      break;
   }
   if (detail::count_objects.load(std::memory_order_relaxed)) [[unlikely]]
     detail::live_count.fetch_sub(1, std::memory_order_relaxed);
@@ -195,6 +201,9 @@ void free_pinned(std::vector<Object*> objects) {
         for (uint32_t i = 0; i < b->count; ++i) b->captures()[i] = Value();
         break;
       }
+      case ObjKind::Envelope:
+        static_cast<Envelope*>(o)->value = Value();
+        break;
       case ObjKind::BigInt:
       case ObjKind::Native:
         break;

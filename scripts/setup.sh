@@ -5,7 +5,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(g++ cmake ninja-build pkg-config tao-pegtl-dev doctest-dev libspdlog-dev libfmt-dev libgmp-dev libcli11-dev libedit-dev libmimalloc-dev)
+packages=(g++ cmake ninja-build pkg-config tao-pegtl-dev doctest-dev libspdlog-dev libfmt-dev libgmp-dev libcli11-dev libedit-dev libmimalloc-dev
+  libnats-dev libmsgpack-cxx-dev nats-server)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

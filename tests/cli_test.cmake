@@ -43,11 +43,41 @@ expect(check_syntax 2 "^$" "^syntax.hum:1:8: error: expected 'TO'" ARGS --check 
 expect(syntax_error 2 "^$" "^syntax.hum:1:8: error: " ARGS syntax.hum)
 expect(runtime_error 1 "^$" "^runtime.hum:1:20: runtime error in actor a@4: THROW #boom\n  while handling message: #boom\n$"
        ARGS runtime.hum)
-expect(missing_file 2 "^$" "^humus: cannot open 'missing.hum'\n$" ARGS missing.hum)
+expect(missing_file 2 "^$" "^humus: cannot open 'missing.hum': No such file or directory\n$" ARGS missing.hum)
+# A script is a readable regular file (or a pipe): a folder or a device is
+# status 2 with the reason, for a run and for --check (issue 20, repro 3).
+file(MAKE_DIRECTORY "${DIR}/folder.hum")
+expect(folder 2 "^$" "^humus: cannot read 'folder.hum': Is a directory\n$" ARGS folder.hum)
+expect(folder_check 2 "^$" "^humus: cannot read 'folder.hum': Is a directory\n$" ARGS --check folder.hum)
+expect(device 2 "^$" "^humus: cannot read '/dev/null': not a regular file\n$" ARGS /dev/null)
+expect(stdin_path 0 "^#from_stdin\n$" "^$" INPUT "${DIR}/stdin.txt" ARGS /dev/stdin)
 expect(file_and_eval 2 "^$" "give either a FILE or -e CODE, not both" ARGS -e "SEND 1 TO println" ok.hum)
 expect(unknown_option 2 "^$" "--bogus" ARGS --bogus ok.hum)
 expect(bad_threads 2 "^$" "--threads" ARGS --threads 0 ok.hum)
 expect(bad_log_level 2 "^$" "--log-level" ARGS --log-level loud ok.hum)
+# Option values are checked: finite, in range, with the accepted range named (issue 20, repro 2).
+foreach(bad nan inf 1e10 0 -1 2s)
+  expect(timeout_${bad} 2 "^$" "--timeout: SECONDS must be a number greater than 0 and at most 1e9 \\(about 31 years\\), not ${bad}\n"
+         ARGS --timeout "${bad}" ok.hum)
+endforeach()
+expect(timeout_max 0 "^#ok, 3\n$" "^$" ARGS --timeout 1e9 ok.hum)
+expect(max_memory_tiny 2 "^$" "--max-memory: BYTES must be a size from 1M to 4096T \\(like 512M or 2G\\), not 512K\n"
+       ARGS --max-memory 512K ok.hum)
+expect(max_memory_huge 2 "^$" "--max-memory: BYTES must be a size from 1M to 4096T" ARGS --max-memory 5000T ok.hum)
+# How much of a value diagnostics show (issue 20, repro 6; the defaults are tests/errors/diag_bounded).
+file(WRITE "${DIR}/big_message.hum" "CREATE a WITH \\m.[ THROW m ]\nSEND (1, 2, 3, 4, 5) TO a\n")
+expect(show_elements 1 "^$" "THROW 1, 2, \\.\\.\\. \\(3 more\\)\n  while handling message: 1, 2, \\.\\.\\. \\(3 more\\)\n$"
+       ARGS --show-elements 2 big_message.hum)
+expect(show_bytes 1 "^$" "THROW 1, 2, 3, \\.\\.\\. \\(2 more\\)\n" ARGS --show-bytes 7 big_message.hum)
+expect(show_all 1 "^$" "THROW 1, 2, 3, 4, 5\n" ARGS --show-elements 0 --show-bytes 0 big_message.hum)
+expect(show_negative 2 "^$" "--show-elements: Value -1 not in range" ARGS --show-elements -1 big_message.hum)
+# IMPORT reads modules only, and --sandbox only standard-library ones (issue 20, repro 7).
+expect(import_environ 1 "^$"
+       "^<-e>:1:1: runtime error: IMPORT \"/proc/self/environ\": not a module: IMPORT takes a standard-library name \\(\"queue\"\\) or a relative path to a \\.hum file in or below the script's folder\n$"
+       ARGS -e "IMPORT \"/proc/self/environ\"")
+expect(sandbox_stdlib 0 "^#ok\n$" "^$" ARGS --sandbox -e "IMPORT \"queue\"\nSEND #ok TO println")
+expect(sandbox_path 1 "^$" "^<-e>:1:1: runtime error: IMPORT \"ok.hum\": file access is disabled \\(--sandbox\\)"
+       ARGS --sandbox -e "IMPORT \"ok.hum\"")
 expect(threads_2 0 "^#ok, 3\n$" "^$" ARGS --threads 2 ok.hum)
 # Worker threads: one per core unless asked; --seed alone means one (repeatable runs).
 cmake_host_system_information(RESULT cores QUERY NUMBER_OF_LOGICAL_CORES)
@@ -55,6 +85,29 @@ expect(threads_default 0 "^#ok, 3\n$" "on ${cores} worker threads" ARGS --log-le
 expect(threads_seed 0 "^#ok, 3\n$" "on 1 worker threads" ARGS --log-level info --seed 7 ok.hum)
 expect(threads_seed_explicit 0 "^#ok, 3\n$" "on 3 worker threads" ARGS --log-level info --seed 7 --threads 3 ok.hum)
 expect(trace 0 "^#ok, 3\n$" "trace: println@1 <- #ok, 3" ARGS --trace ok.hum)
+
+# Output that cannot be written fails the run: status 1 and one message on
+# standard error (issue 20, repro 8). /dev/full fails every write with ENOSPC.
+if(EXISTS /dev/full)
+  execute_process(COMMAND "${HUMUS}" ok.hum WORKING_DIRECTORY "${DIR}" OUTPUT_FILE /dev/full
+                  ERROR_VARIABLE err RESULT_VARIABLE rc TIMEOUT 60)
+  if(NOT rc EQUAL 1 OR NOT err STREQUAL "humus: cannot write standard output: No space left on device\n")
+    message("FAIL stdout_full: status ${rc} (want 1), stderr [${err}]")
+    math(EXPR failures "${failures} + 1")
+  endif()
+  execute_process(COMMAND "${HUMUS}" runtime.hum WORKING_DIRECTORY "${DIR}" OUTPUT_VARIABLE out
+                  ERROR_FILE /dev/full RESULT_VARIABLE rc TIMEOUT 60)
+  if(NOT rc EQUAL 1 OR NOT out STREQUAL "")
+    message("FAIL stderr_full: status ${rc} (want 1), stdout [${out}]")
+    math(EXPR failures "${failures} + 1")
+  endif()
+  execute_process(COMMAND "${HUMUS}" -e "SEND #ok TO println" WORKING_DIRECTORY "${DIR}" OUTPUT_VARIABLE out
+                  ERROR_FILE /dev/full RESULT_VARIABLE rc TIMEOUT 60)
+  if(NOT rc EQUAL 0 OR NOT out STREQUAL "#ok\n")
+    message("FAIL stderr_full_unused: status ${rc} (want 0: nothing was written there), stdout [${out}]")
+    math(EXPR failures "${failures} + 1")
+  endif()
+endif()
 
 if(failures GREATER 0)
   message(FATAL_ERROR "${failures} humus command checks failed")

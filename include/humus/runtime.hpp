@@ -77,6 +77,10 @@ struct Options {
   // Receives the same messages as `err`, one at a time, with a level.
   std::function<void(LogLevel, std::string_view)> logger;
   bool prelude = true;               // import stdlib/prelude.hum first
+  // No file access from Humus code, for hosts that run code they do not
+  // trust: IMPORT statements take standard-library names only (the host's
+  // own load_file and import are not restricted).
+  bool sandbox = false;
   bool trace = false;                // report every message-event
   // Report messages dropped (unhandled, or sent to a non-actor) and values
   // quietly ignored (a non-function applied, a statement's non-block value).
@@ -89,6 +93,19 @@ struct Options {
     uint64_t max_memory = 0;       // resident memory, bytes
     double timeout_seconds = 0;    // wall time since the runtime was made
   } limits;
+  // A cluster of Humus processes on NATS (docs/distribution.md), reached
+  // through the global actor `cluster`. With no url the cluster is this
+  // runtime alone (topics in memory). A joined runtime is never idle until
+  // it leaves (leave_cluster, or `SEND #leave TO cluster`): use run_for.
+  struct Cluster {
+    std::string url;             // nats://host:port (tls://..., user:password@..., several: commas)
+    std::string node;            // this node's name (default: host-pid)
+    std::string name = "humus";  // the cluster's name: prefix of its subjects and streams
+    std::string user, password, token;         // credentials besides the URL's; never logged
+    std::string tls_ca, tls_cert, tls_key;      // TLS files
+    int64_t heartbeat_ms = 500, down_after_ms = 3000;  // failure detection
+    int64_t retry_delay_ms = 1000, max_deliveries = 5, ack_wait_ms = 10000;  // topics
+  } cluster;
 };
 
 class Runtime;
@@ -127,6 +144,12 @@ struct RuntimeStats {
   uint64_t errors = 0;     // failed events
   uint64_t actors = 0;     // actors created
   uint64_t queued = 0;     // messages not yet handled
+  // Across processes (docs/distribution.md).
+  uint64_t remote_sent = 0, remote_received = 0;  // messages to and from other nodes
+  uint64_t remote_dropped = 0;                    // to actors of nodes that are down
+  uint64_t remote_lost = 0;                       // committed, but refused by the broker
+  uint64_t wire_rejected = 0;                     // bad input from the wire
+  uint64_t topic_appended = 0, topic_delivered = 0, topic_redelivered = 0, dead_letters = 0;
 };
 
 class Runtime {
@@ -178,6 +201,9 @@ class Runtime {
   bool is_shut_down() const;
 
   RuntimeStats stats() const;
+  // Leaves the cluster (as `SEND #leave TO cluster` does); then the runtime
+  // can become idle. Does nothing when not joined.
+  void leave_cluster();
   // Why the run was stopped by a resource limit ("--max-events 1000 reached"), if it was.
   std::optional<std::string> limit_reached() const;
 

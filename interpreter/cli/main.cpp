@@ -4,6 +4,8 @@
 // was reported, 2 for usage, missing-file, syntax and compile errors, 3 when
 // a resource limit (--max-events, --max-actors, --max-memory, --timeout)
 // stopped the run.
+#include <pthread.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include <spdlog/sinks/stdout_color_sinks.h>
@@ -11,12 +13,18 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
+#include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
+#include <memory>
 #include <iterator>
+#include <optional>
 #include <string>
 #include <thread>
 
+#include "interpreter/cli/output.hpp"
 #include "interpreter/engine/disassemble.hpp"
 #include "interpreter/interpreter.hpp"
 #include "interpreter/repl/repl.hpp"
@@ -43,9 +51,31 @@ struct Options {
   bool warn_unhandled = false;
   bool no_prelude = false;
   bool one_block = false;
+  bool sandbox = false;
+  humus::rt::PrintLimit shown;
   std::string log_level = "warn";
+  bool stats = false;
   humus::rt::Limits limits;
+  humus::rt::ClusterOptions cluster;
 };
+
+// The range of --max-memory: below a megabyte nothing runs (the prelude's
+// code alone is about that), and the counts are signed 64-bit.
+constexpr uint64_t kMinMaxMemory = uint64_t(1) << 20;
+constexpr uint64_t kMaxMaxMemory = uint64_t(1) << 52;
+// --timeout: a finite number of seconds in (0, 1e9]; nan, inf, 1e300 and
+// "2s" are usage errors rather than "no limit" or an instant stop.
+constexpr double kMaxTimeout = 1e9;
+// --show-elements and --show-bytes (0: no bound).
+constexpr uint64_t kMaxShown = uint64_t(1) << 40;
+std::optional<double> parse_seconds(const std::string& s) {
+  char* end = nullptr;
+  errno = 0;
+  double v = std::strtod(s.c_str(), &end);
+  if (s.empty() || end != s.c_str() + s.size() || errno == ERANGE || !std::isfinite(v) || !(v > 0) || v > kMaxTimeout)
+    return std::nullopt;
+  return v;
+}
 
 // "humus: stopped: --max-events 1000 reached", said once: by the run when
 // it winds down, or by the limit monitor when an event never finishes
@@ -53,9 +83,8 @@ struct Options {
 std::atomic<bool> g_limit_reported{false};
 bool report_limit(const std::string& message) {
   if (g_limit_reported.exchange(true)) return false;
-  std::fflush(stdout);
-  std::fprintf(stderr, "humus: stopped: %s\n", message.c_str());
-  std::fflush(stderr);
+  humus::cli::flush_stdout();
+  humus::cli::write_stderr("humus: stopped: " + message + "\n");
   return true;
 }
 void exit_when_stuck(const std::string& message) {
@@ -77,6 +106,10 @@ humus::rt::RuntimeOptions runtime_options(const Options& o) {
   if (o.has_seed) ro.seed = o.seed;
   ro.trace = o.trace;
   ro.warn_unhandled = o.warn_unhandled;
+  ro.shown = o.shown;
+  ro.out = humus::cli::write_stdout;
+  ro.err = humus::cli::write_stderr;
+  ro.cluster = o.cluster;
   return ro;
 }
 
@@ -85,22 +118,106 @@ humus::interp::Interpreter::ScriptMode mode(const Options& o) {
                      : humus::interp::Interpreter::ScriptMode::Statements;
 }
 
+// --stats: what the run did, on stderr.
+void print_stats(const humus::rt::RuntimeStats& s, bool cluster) {
+  std::fprintf(stderr, "humus: stats: %llu events, %llu unhandled, %llu errors, %llu actors\n",
+               (unsigned long long)s.events, (unsigned long long)s.unhandled, (unsigned long long)s.errors,
+               (unsigned long long)s.actors);
+  const humus::rt::ClusterStats& c = s.cluster;
+  if (cluster || c.appended || c.delivered)
+    std::fprintf(stderr,
+                 "humus: stats: cluster: %llu sent, %llu received, %llu dropped (node down), %llu rejected, "
+                 "%llu lost; topics: %llu appended, %llu delivered, %llu redelivered, %llu dead letters\n",
+                 (unsigned long long)c.sent, (unsigned long long)c.received, (unsigned long long)c.dropped,
+                 (unsigned long long)c.rejected, (unsigned long long)c.lost, (unsigned long long)c.appended,
+                 (unsigned long long)c.delivered, (unsigned long long)c.redelivered,
+                 (unsigned long long)c.dead_letters);
+}
+
+// In a cluster, SIGINT and SIGTERM make the node leave (the program then
+// ends once idle); a second one ends it at once. Signals are blocked before
+// any thread starts, so this thread alone receives them.
+class SignalLeave {
+ public:
+  explicit SignalLeave(bool active) : active_(active) {
+    if (!active_) return;
+    sigemptyset(&set_);
+    sigaddset(&set_, SIGINT);
+    sigaddset(&set_, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &set_, nullptr);
+  }
+  void watch(humus::rt::Runtime& rt) {
+    if (!active_) return;
+    thread_ = std::thread([this, &rt] {
+      int seen = 0;
+      timespec tick{0, 200 * 1000 * 1000};
+      while (!done_.load()) {
+        int sig = sigtimedwait(&set_, nullptr, &tick);
+        if (sig < 0) continue;
+        if (++seen > 1) std::_Exit(128 + sig);
+        spdlog::warn("signal {}: leaving the cluster", sig);
+        rt.leave_cluster();
+      }
+    });
+  }
+  ~SignalLeave() {
+    done_.store(true);
+    if (thread_.joinable()) thread_.join();
+  }
+
+ private:
+  bool active_;
+  sigset_t set_{};
+  std::thread thread_;
+  std::atomic<bool> done_{false};
+};
+
+std::string env(const char* name) {
+  const char* v = std::getenv(name);
+  return v ? v : "";
+}
+
+// $HUMUS_CLUSTER when --cluster is not given; credentials and TLS files
+// only from here (or the URL).
+void cluster_from_environment(humus::rt::ClusterOptions& c, bool url_given) {
+  if (!url_given) c.url = env("HUMUS_CLUSTER");
+  c.user = env("HUMUS_NATS_USER");
+  c.password = env("HUMUS_NATS_PASSWORD");
+  c.token = env("HUMUS_NATS_TOKEN");
+  c.tls_ca = env("HUMUS_NATS_CA");
+  c.tls_cert = env("HUMUS_NATS_CERT");
+  c.tls_key = env("HUMUS_NATS_KEY");
+}
+
 // Runs one program to quiescence; returns the exit status.
 int run(const Options& o, humus::ast::SourcePtr source) {
   humus::rt::RuntimeOptions ro = runtime_options(o);
   ro.limits = o.limits;
   ro.limits.on_stuck = exit_when_stuck;
   int status = kExitOk;
+  SignalLeave signals(!ro.cluster.url.empty() && !o.check && !o.dump_code);
+  // A node runs until it leaves: what it prints should not wait for its end.
+  if (!ro.cluster.url.empty()) std::setvbuf(stdout, nullptr, _IOLBF, 0);
   // Top-level statements run on a thread with the workers' deep stack, so
   // recursion depth is the same everywhere (see stack_guard.hpp).
   humus::rt::run_on_big_stack([&] {
-    humus::interp::Interpreter interp(ro);
+    std::unique_ptr<humus::interp::Interpreter> joined;
+    try {
+      joined = std::make_unique<humus::interp::Interpreter>(ro);
+    } catch (const humus::rt::ClusterError& e) {
+      std::fprintf(stderr, "humus: error: %s\n", e.what());
+      status = kExitUsage;
+      return;
+    }
+    humus::interp::Interpreter& interp = *joined;
+    signals.watch(interp.runtime());
+    interp.set_sandbox(o.sandbox);
     using Outcome = humus::interp::Interpreter::Outcome;
     if (o.check || o.dump_code) {
       Outcome outcome;
       humus::interp::CompiledUnit* unit = interp.load(source, &outcome, nullptr, mode(o));
       status = unit ? kExitOk : kExitUsage;
-      if (unit && o.dump_code) std::cout << humus::interp::disassemble(*unit);
+      if (unit && o.dump_code) humus::cli::write_stdout(humus::interp::disassemble(*unit));
       return;
     }
     // The prelude (stdlib/prelude.hum) defines globals only; it creates no
@@ -128,10 +245,11 @@ int run(const Options& o, humus::ast::SourcePtr source) {
     }
     interp.start();
     interp.wait_idle();
-    std::fflush(stdout);
+    humus::cli::flush_stdout();
     auto stats = interp.runtime().stats();
     spdlog::info("{} events, {} unhandled messages, {} errors, {} actors, on {} worker threads", stats.events,
                  stats.unhandled, stats.errors, stats.actors, interp.runtime().threads());
+    if (o.stats) print_stats(stats, !ro.cluster.url.empty());
     if (interp.runtime().had_error()) status = kExitRuntimeError;
     if (interp.runtime().limit_reached() != humus::rt::LimitKind::None) {
       report_limit(interp.runtime().limit_message());
@@ -145,13 +263,15 @@ int run(const Options& o, humus::ast::SourcePtr source) {
 int repl(const Options& o) {
   humus::rt::RuntimeOptions ro = runtime_options(o);
   int status = kExitOk;
-  humus::rt::run_on_big_stack([&] { status = humus::repl::run_repl(ro, !o.no_prelude); });
+  humus::rt::run_on_big_stack([&] { status = humus::repl::run_repl(ro, !o.no_prelude, o.sandbox); });
   return status;
 }
 
 }  // namespace
 
-int main(int argc, char** argv) {
+namespace {
+
+int run_command(int argc, char** argv) {
   Options o;
   CLI::App app{"Humus: an interpreter for the Humus actor language", "humus"};
   app.set_version_flag("--version", std::string("humus ") + HUMUS_VERSION);
@@ -171,6 +291,14 @@ int main(int argc, char** argv) {
                "(a non-function applied, a statement's non-block value), with its location");
   app.add_flag("--whole-script-as-one-block", o.one_block,
                "run the script the uFork way: all of it as one block, ordered by dataflow, in one transaction");
+  app.add_option("--show-elements", o.shown.elements,
+                 "values in diagnostics and traces show at most N elements (default 200; 0: all)")
+      ->check(CLI::Range(uint64_t(0), kMaxShown));
+  app.add_option("--show-bytes", o.shown.bytes,
+                 "values in diagnostics and traces show at most N bytes (default 4096; 0: all)")
+      ->check(CLI::Range(uint64_t(0), kMaxShown));
+  app.add_flag("--sandbox", o.sandbox,
+               "no file access from Humus code: IMPORT takes standard-library modules only (for untrusted code)");
   app.add_flag("--no-prelude", o.no_prelude, "do not import the prelude (stdlib/prelude.hum) before the script");
   // Resource limits (docs/reliability.md): exceeding one stops the run, exit status 3.
   app.add_option("--max-events", o.limits.max_events, "stop after N message-events")
@@ -181,9 +309,43 @@ int main(int argc, char** argv) {
   app.add_option("--max-memory", max_memory, "stop when resident memory reaches BYTES (suffixes K, M, G, T)")
       ->check([](const std::string& s) {
         auto n = humus::rt::parse_byte_size(s);
-        return n && *n > 0 ? std::string() : std::string("not a byte size (like 512M or 2G): ") + s;
+        if (n && *n >= kMinMaxMemory && *n <= kMaxMaxMemory) return std::string();
+        return "BYTES must be a size from " + humus::rt::format_byte_size(kMinMaxMemory) + " to " +
+               humus::rt::format_byte_size(kMaxMaxMemory) + " (like 512M or 2G), not " + s;
       });
-  app.add_option("--timeout", o.limits.timeout, "stop after SECONDS of wall time")->check(CLI::PositiveNumber);
+  std::string timeout;
+  app.add_option("--timeout", timeout, "stop after SECONDS of wall time")->check([](const std::string& s) {
+    return parse_seconds(s) ? std::string()
+                            : "SECONDS must be a number greater than 0 and at most 1e9 (about 31 years), not " + s;
+  });
+  app.add_flag("--stats", o.stats, "print what the run did to stderr at the end (events, messages across nodes, topics)");
+  // A cluster of Humus processes on NATS (docs/distribution.md). Credentials
+  // only from the URL or the environment, never as options of their own
+  // (a command line is visible to every user of the machine).
+  auto* net = "Cluster (docs/distribution.md)";
+  app.add_option("--cluster", o.cluster.url,
+                 "join the cluster at nats://HOST:PORT (also $HUMUS_CLUSTER); without it the cluster is this process")
+      ->group(net);
+  app.add_option("--node", o.cluster.node, "this node's name in the cluster (default: HOST-PID)")->group(net);
+  app.add_option("--cluster-name", o.cluster.name, "the cluster's name, prefix of its subjects and streams (default: humus)")
+      ->group(net);
+  app.add_option("--heartbeat-ms", o.cluster.heartbeat_ms, "heartbeat interval (default: 500)")
+      ->check(CLI::Range(int64_t(10), int64_t(60000)))
+      ->group(net);
+  app.add_option("--down-after-ms", o.cluster.down_after_ms, "a node silent this long is down (default: 3000)")
+      ->check(CLI::Range(int64_t(50), int64_t(3600000)))
+      ->group(net);
+  app.add_option("--retry-delay-ms", o.cluster.retry_delay_ms, "a failed topic delivery comes back after this (default: 1000)")
+      ->check(CLI::Range(int64_t(0), int64_t(3600000)))
+      ->group(net);
+  app.add_option("--max-deliveries", o.cluster.max_deliveries,
+                 "deliveries of a topic value before it goes to NAME.dead (default: 5)")
+      ->check(CLI::Range(int64_t(1), int64_t(1000000)))
+      ->group(net);
+  app.add_option("--ack-wait-ms", o.cluster.ack_wait_ms,
+                 "a delivery not settled this long (its node died) goes to another member (default: 10000)")
+      ->check(CLI::Range(int64_t(100), int64_t(86400000)))
+      ->group(net);
   app.add_option("--log-level", o.log_level, "runtime log level: trace, debug, info, warn, error, off")
       ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "critical", "off"}));
   try {
@@ -195,6 +357,8 @@ int main(int argc, char** argv) {
   o.has_code = app.count("--eval") > 0;
   o.has_seed = app.count("--seed") > 0;
   if (!max_memory.empty()) o.limits.max_memory = *humus::rt::parse_byte_size(max_memory);
+  if (!timeout.empty()) o.limits.timeout = *parse_seconds(timeout);
+  cluster_from_environment(o.cluster, app.count("--cluster") > 0);
 
   auto logger = spdlog::stderr_color_mt("humus");
   logger->set_pattern("humus: %l: %v");
@@ -202,7 +366,7 @@ int main(int argc, char** argv) {
   spdlog::set_level(spdlog::level::from_str(o.log_level));
 
   if (o.has_code && !o.file.empty()) {
-    std::cerr << "humus: give either a FILE or -e CODE, not both\n";
+    humus::cli::write_stderr("humus: give either a FILE or -e CODE, not both\n");
     return kExitUsage;
   }
   humus::ast::SourcePtr source;
@@ -217,9 +381,16 @@ int main(int argc, char** argv) {
     std::string error;
     source = humus::interp::read_source_file(o.file, error);
     if (!source) {
-      std::cerr << "humus: " << error << "\n";
+      humus::cli::write_stderr("humus: " + error + "\n");
       return kExitUsage;
     }
   }
   return run(o, source);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  // Output that could not be written fails the run (status 1).
+  return humus::cli::finish_output(run_command(argc, argv));
 }

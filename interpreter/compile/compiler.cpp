@@ -29,6 +29,8 @@
 #include <unordered_set>
 
 #include "interpreter/compile/dataflow.hpp"
+#include "interpreter/compile/drop_plan.hpp"
+#include "interpreter/compile/last_use.hpp"
 #include "runtime/builtins.hpp"
 #include "runtime/integer.hpp"
 #include "runtime/symbols.hpp"
@@ -135,6 +137,13 @@ struct Binders {
 
 using Labels = std::vector<uint32_t>;  // instructions whose jump target is still to be set
 constexpr uint32_t kNoReg = UINT32_MAX - 1;  // setup_call: no preferred register
+
+// Once a Proto's code is whole: last reads become moves, then each end of a
+// frame learns which registers it must release.
+void plan_registers(Proto& p) {
+  plan_moves(p);
+  plan_drops(p);
+}
 
 // The built-ins computed in place, by global name (two arguments).
 const std::unordered_map<std::string_view, Op>& fast_ops() {
@@ -991,12 +1000,14 @@ void Compiler::call(Fn& fn, const ast::Expr& e, CallAs how, uint32_t dst, uint8_
       return;
     case CallAs::Tail:
       emit(fn, Op::TAILCALL, e.loc, a, n, global, same);
+      emit(fn, Op::DROPS, e.loc, kDropAll);  // filled in by plan_drops
       return;
     case CallAs::Stmt:
       emit(fn, Op::CALLST, e.loc, a, n, 0, site);
       return;
     case CallAs::StmtTail:
       emit(fn, Op::TAILCALLST, e.loc, a, n, 0, site);
+      emit(fn, Op::DROPS, e.loc, kDropAll);  // filled in by plan_drops
       return;
   }
 }
@@ -1415,6 +1426,7 @@ LambdaCode* Compiler::lambda(Fn& parent, const ast::Pattern& param, const ast::E
   entry(fn, param, body, Mode::Value, code->proto.entry_value);
   entry(fn, param, body, Mode::Stmt, code->proto.entry_stmt);
   entry(fn, param, body, Mode::Behavior, code->proto.entry_behavior);
+  plan_registers(code->proto);
   return code;
 }
 
@@ -1493,8 +1505,11 @@ void Compiler::block_value(Fn& fn, const ast::Expr& e, uint32_t dst) {
     code->proto.file = &source_->name;
     code->proto.arity = 0;
     code->proto.entry_stmt = 0;
-    ScopeGuard scope(inner);
-    block_body(inner, e.stmts, true, e.loc);
+    {
+      ScopeGuard scope(inner);
+      block_body(inner, e.stmts, true, e.loc);
+    }
+    plan_registers(code->proto);
   }
   std::vector<CaptureSource> sources;
   for (const auto& name : captures_.at(code)->names) sources.push_back(source_for(fn, name));
@@ -1601,6 +1616,7 @@ std::unique_ptr<TopStmt> Compiler::top(const ast::Stmt& s) {
       emit(fn, Op::END, s.loc);
       break;
   }
+  plan_registers(t->proto);
   return t;
 }
 

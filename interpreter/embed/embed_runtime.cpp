@@ -180,7 +180,16 @@ struct Runtime::Impl {
     ro.limits.max_actors = options.limits.max_actors;
     ro.limits.max_memory = options.limits.max_memory;
     ro.limits.timeout = options.limits.timeout_seconds;
-    interp = std::make_unique<interp::Interpreter>(std::move(ro));
+    const Options::Cluster& c = options.cluster;
+    ro.cluster = {c.url,     c.node,           c.name,          c.user,          c.password,
+                  c.token,   c.tls_ca,         c.tls_cert,      c.tls_key,       c.heartbeat_ms,
+                  c.down_after_ms, c.retry_delay_ms, c.max_deliveries, c.ack_wait_ms};
+    try {
+      interp = std::make_unique<interp::Interpreter>(std::move(ro));
+    } catch (const rt::ClusterError& e) {
+      throw Error(std::string("humus::Runtime: ") + e.what());
+    }
+    interp->set_sandbox(options.sandbox);
     interp->set_diagnostic_handler([this](const interp::Interpreter::Diagnostic& d) {
       if (collecting) collecting->push_back(convert(d));
     });
@@ -463,7 +472,22 @@ std::optional<std::string> Runtime::limit_reached() const {
 RuntimeStats Runtime::stats() const {
   auto life = impl_->enter();
   rt::RuntimeStats s = impl_->interp->runtime().stats();
-  return RuntimeStats{s.events, s.unhandled, s.errors, s.actors, s.queued};
+  RuntimeStats out{s.events, s.unhandled, s.errors, s.actors, s.queued};
+  out.remote_sent = s.cluster.sent;
+  out.remote_received = s.cluster.received;
+  out.remote_dropped = s.cluster.dropped;
+  out.remote_lost = s.cluster.lost;
+  out.wire_rejected = s.cluster.rejected;
+  out.topic_appended = s.cluster.appended;
+  out.topic_delivered = s.cluster.delivered;
+  out.topic_redelivered = s.cluster.redelivered;
+  out.dead_letters = s.cluster.dead_letters;
+  return out;
+}
+
+void Runtime::leave_cluster() {
+  auto life = impl_->enter();
+  impl_->rt().leave_cluster();
 }
 
 }  // namespace humus

@@ -72,10 +72,13 @@ OP(TAILCALL)   // the result is this function's result (the frame is reused)
                //   its register R(a+1+i) was left empty
 OP(CALLST)     // run the callee's body as a statement          x: 1 = keep the frame's site
 OP(TAILCALLST) // the same, as this statement code's last word  x: 1 = keep the frame's site
+OP(DROPS)      // not run: the word after a tail call, a = how many registers it
+               //   releases (a drop bound, proto.hpp)
 OP(BECOMEF)    // BECOME of a behavior factory's call: the captures go pending and
                // the next two instructions (CALL, BECOME) are skipped; else fall through
 
-// ---- ends
+// ---- ends: each releases the registers below its drop bound (proto.hpp),
+// kept in the operand it does not use (c for RETK, else b)
 OP(RET)        // return R(a)
 OP(RETK)       // return K(b)
 OP(END)        // the end of statement code

@@ -17,6 +17,7 @@
 #include "interpreter/engine/vm.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <new>
@@ -34,6 +35,8 @@
 namespace humus::interp {
 
 using rt::runtime_error;
+
+std::string describe(const Value& v, const rt::Context& cx) { return cx.rt.shown(v); }
 
 Value tuple_of(Value* vals, uint32_t n) {
   Value acc = std::move(vals[n - 1]);
@@ -137,12 +140,18 @@ struct VmState final : rt::EngineState {
 
   // Room for registers [0, n). New registers are empty.
   void ensure(size_t n) {
+#if HUMUS_CHECKS
+    high = std::max(high, n);
+#endif
     if (n <= cap) [[likely]]
       return;
     grow(n);
   }
   // The same for a call's frame: false when it would go too deep.
   bool room_for_call(size_t n) {
+#if HUMUS_CHECKS
+    high = std::max(high, n);
+#endif
     if (n <= cap && calls.size() < kMaxDepth) [[likely]]
       return true;
     if (calls.size() >= kMaxDepth || n > kMaxStack) return false;
@@ -163,7 +172,24 @@ struct VmState final : rt::EngineState {
   Value* stack = nullptr;
   size_t cap = 0;
   CallStack calls;
+#if HUMUS_CHECKS
+  size_t high = 0;  // registers used since the stack was last seen empty
+#endif
 };
+
+// Checked builds: once the last frame has ended, every register must be
+// empty again; a value left means a drop bound missed it (compile/drop_plan.cpp).
+void check_empty_stack([[maybe_unused]] VmState& vm) {
+#if HUMUS_CHECKS
+  if (!vm.calls.empty()) return;
+  for (size_t i = 0; i < std::min(vm.high, vm.cap); ++i)
+    if (!vm.stack[i].empty()) {
+      std::fprintf(stderr, "humus: internal error: register %zu still holds a value after the last frame ended\n", i);
+      std::abort();
+    }
+  vm.high = 0;
+#endif
+}
 
 VmState& vm_of(rt::Context& cx) {
   if (!cx.engine) [[unlikely]]
@@ -175,7 +201,7 @@ VmState& vm_of(rt::Context& cx) {
 // as in humus_js and uFork); -W and --trace report where.
 [[gnu::noinline]] Value not_a_function(const Value& fn, rt::Context& cx, const rt::SourceLoc& loc) {
   if (cx.rt.warnings_on())
-    cx.rt.report_warning(loc, "cannot apply " + describe(fn) + ": it is not a function (the result is ?)");
+    cx.rt.report_warning(loc, "cannot apply " + describe(fn, cx) + ": it is not a function (the result is ?)");
   return Value::undefined();
 }
 
@@ -183,7 +209,7 @@ VmState& vm_of(rt::Context& cx) {
 // section 7); -W and --trace report it.
 [[gnu::noinline]] void ignored_value(const Value& v, rt::Context& cx, const rt::SourceLoc& loc) {
   if (!v.is_undefined() && cx.rt.warnings_on())
-    cx.rt.report_warning(loc, "this statement's value is not a block, so it does nothing: " + describe(v));
+    cx.rt.report_warning(loc, "this statement's value is not a block, so it does nothing: " + describe(v, cx));
 }
 
 // A runtime error raised without a location (a built-in's "integer too
@@ -343,9 +369,14 @@ inline void clear(Value& r) {
   new (&r) Value();
 }
 
-// Releases a frame's registers and its function (unless borrowed).
-[[gnu::always_inline]] inline void drop_frame(Value* R, const CallInfo& ci) {
-  for (uint32_t i = 0, n = ci.proto->nregs; i < n; ++i) R[i].put_bits(rt::Value().leak_bits());
+// Releases R(from) .. R(end-1), end the lesser of a drop bound (proto.hpp)
+// and the frame's size; the registers above are known to be empty.
+[[gnu::always_inline]] inline void drop_regs(Value* R, uint32_t from, uint32_t end) {
+  for (uint32_t i = from; i < end; ++i) R[i].put_bits(rt::Value().leak_bits());
+}
+
+// Releases the function below a frame (unless borrowed).
+[[gnu::always_inline]] inline void drop_function(Value* R, const CallInfo& ci) {
   if (ci.f_borrowed)
     R[-1].leak_bits();
   else
@@ -508,6 +539,7 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
   const Value* K = P->consts.data();
   const std::atomic<bool>& intact = cx.rt.globals().builtins_intact();
   Instr ins;
+  uint32_t drops = kDropAll;  // the drop bound do_tailexec releases
 
 // The running frame changed (a call, a return, a tail call): reload it.
 #define RELOAD()                     \
@@ -518,6 +550,7 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
     K = P->consts.data();            \
   } while (0)
 #define LOC() P->loc(pc - 1)
+#define CHECK_EMPTY() check_empty_stack(vm)
 #define JUMP(offset) (pc += int16_t(offset))  // jumps are relative to the next instruction
 #define INTACT() intact.load(std::memory_order_relaxed)
 
@@ -630,13 +663,13 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
   }
   CASE(NEW) {
     if (!R[ins.b].is_function()) [[unlikely]]
-      runtime_error(LOC(), "NEW needs a function as the behavior, not " + describe(R[ins.b]));
+      runtime_error(LOC(), "NEW needs a function as the behavior, not " + describe(R[ins.b], cx));
     R[ins.a] = cx.rt.new_actor(R[ins.b]);
     NEXT();
   }
   CASE(SETBEH) {
     if (!R[ins.b].is_function()) [[unlikely]]
-      runtime_error(LOC(), "CREATE ... WITH needs a function as the behavior, not " + describe(R[ins.b]));
+      runtime_error(LOC(), "CREATE ... WITH needs a function as the behavior, not " + describe(R[ins.b], cx));
     cx.rt.set_behavior(*R[ins.a].as<rt::Actor>(), R[ins.b]);
     NEXT();
   }
@@ -887,8 +920,8 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
     }
     if (fbits == R[-1].bits() && ins.b == P->arity) [[likely]] {
       // A call of the running function itself: the arguments become the
-      // parameters (those written in place already are), and the body
-      // starts again in the same frame.
+      // parameters (those written in place already are), the rest of the
+      // frame is emptied, and the body starts again in the same frame.
       if (ins.x != (1u << ins.b) - 1) [[unlikely]]  // not every argument is in place
         for (uint32_t i = 0; i < ins.b; ++i)
           if (!((ins.x >> i) & 1)) R[i] = std::move(R[ins.a + 1 + i]);
@@ -929,7 +962,7 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
       R[-1] = std::move(R[ins.a]);
       for (uint32_t i = 0; i < n; ++i)
         if (!((ins.x >> i) & 1)) R[i] = std::move(R[ins.a + 1 + i]);
-      for (uint32_t i = n, end = std::max(P->nregs, uint32_t(ins.a) + 1 + n); i < end; ++i) R[i] = Value();
+      drop_regs(R, n, std::min<uint32_t>(pc->a, P->nregs));  // the arguments' registers: moved from
       ci->proto = P = callee;
       K = P->consts.data();
       pc = P->code.data() + P->entry_value;
@@ -981,7 +1014,7 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
       }
       R[-1] = std::move(R[ins.a]);
       for (uint32_t i = 0; i < n; ++i) R[i] = std::move(R[ins.a + 1 + i]);
-      for (uint32_t i = n, end = std::max(P->nregs, uint32_t(ins.a) + 1 + n); i < end; ++i) R[i] = Value();
+      drop_regs(R, n, std::min<uint32_t>(pc->a, P->nregs));  // the arguments' registers: moved from
       ci->kind = Kind::Stmt;
       ci->proto = P = callee;
       K = P->consts.data();
@@ -991,6 +1024,7 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
     slow_to(vm, ins.a, call_foreign(fn, R + ins.a + 1, ins.b, cx, LOC()));
     RELOAD();
     for (uint32_t i = 1; i <= ins.b; ++i) R[ins.a + i] = Value();
+    drops = kDropAll;
     goto do_tailexec;
   }
   CASE(BECOMEF) {
@@ -1015,31 +1049,45 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
   // ----------------------------------------------------------------- ends
   CASE(RET) {
     result.put_bits(R[ins.a].leak_bits());
-    goto do_return;
+    drop_regs(R, 0, std::min<uint32_t>(ins.b, P->nregs));
+    goto do_return_dropped;
   }
   CASE(RETK) {
     result = K[ins.b];
-    goto do_return;
+    drop_regs(R, 0, std::min<uint32_t>(ins.c, P->nregs));
+    goto do_return_dropped;
   }
-  CASE(END) { goto do_end; }
+  CASE(END) {
+    drop_regs(R, 0, std::min<uint32_t>(ins.b, P->nregs));
+    goto do_end_dropped;
+  }
   CASE(UNHANDLED) {
-    drop_frame(R, *ci);
+    drop_regs(R, 0, std::min<uint32_t>(ins.b, P->nregs));
+    drop_function(R, *ci);
     vm.calls.pop_back();
+    CHECK_EMPTY();
     return Outcome::Unhandled;  // only a behavior's code, always an entry frame
   }
   CASE(EXEC) { goto do_exec; }
-  CASE(TAILEXEC) { goto do_tailexec; }
+  CASE(TAILEXEC) {
+    drops = ins.b;
+    goto do_tailexec;
+  }
   CASE(BEHEXEC) {
     const Value& v = R[ins.a];
     if (v.is_undefined()) {
-      drop_frame(R, *ci);
+      drop_regs(R, 0, std::min<uint32_t>(ins.b, P->nregs));
+      drop_function(R, *ci);
       vm.calls.pop_back();
+      CHECK_EMPTY();
       return Outcome::Unhandled;
     }
     if (!v.is_block()) [[unlikely]]
-      runtime_error(LOC(), "a behavior must give a block or ?, not " + describe(v));
+      runtime_error(LOC(), "a behavior must give a block or ?, not " + describe(v, cx));
+    drops = ins.b;
     goto do_tailexec;
   }
+  CASE(DROPS) { std::abort(); }  // data after a tail call, never run
 
   // -------------------------------------------------------------- effects
   CASE(SEND) {
@@ -1054,7 +1102,7 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
   CASE(AFTER) {
     const Value& delay = R[ins.a];
     if (!delay.is_small() || delay.small_value() < 0) [[unlikely]]
-      runtime_error(LOC(), "AFTER needs a delay in milliseconds (an integer >= 0), not " + describe(delay));
+      runtime_error(LOC(), "AFTER needs a delay in milliseconds (an integer >= 0), not " + describe(delay, cx));
     if (!R[ins.c].is_actor()) [[unlikely]] {
       cx.rt.drop_send(LOC(), R[ins.c], R[ins.b], cx);
       NEXT();
@@ -1066,7 +1114,7 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
     if (!cx.self) [[unlikely]]
       runtime_error(LOC(), "BECOME can only be used inside an actor's behavior, not at top level");
     if (!R[ins.a].is_function()) [[unlikely]]
-      runtime_error(LOC(), "BECOME needs a function as the behavior, not " + describe(R[ins.a]));
+      runtime_error(LOC(), "BECOME needs a function as the behavior, not " + describe(R[ins.a], cx));
     if (cx.fx.has_become()) [[unlikely]]
       runtime_error(LOC(), "a second BECOME in one message-event");
     cx.fx.become = std::move(R[ins.a]);
@@ -1074,7 +1122,7 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
   }
   CASE(THROW) {
     Value v = R[ins.a];
-    std::string text = "THROW " + describe(v);
+    std::string text = "THROW " + describe(v, cx);
     throw rt::EventError{LOC(), std::move(text), std::move(v)};
   }
 
@@ -1085,9 +1133,12 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
 
   // ------------------------------------------------ shared ends of frames
 do_return:  // a value frame ends with `result`
-  drop_frame(R, *ci);
+  drop_regs(R, 0, P->nregs);
+do_return_dropped:
+  drop_function(R, *ci);
   if (ci->entry) {
     vm.calls.pop_back();
+    CHECK_EMPTY();
     return Outcome::Value;
   }
   (R - 1)->put_bits(result.leak_bits());  // the caller's R(a), where the callee was (now empty)
@@ -1097,9 +1148,12 @@ do_return:  // a value frame ends with `result`
   NEXT();
 
 do_end:  // statement code ends
-  drop_frame(R, *ci);
+  drop_regs(R, 0, P->nregs);
+do_end_dropped:
+  drop_function(R, *ci);
   if (ci->entry) {
     vm.calls.pop_back();
+    CHECK_EMPTY();
     return Outcome::Done;
   }
   vm.calls.pop_back();
@@ -1133,7 +1187,7 @@ do_tailexec:  // run R(a) as a statement in place of this frame
       ci->f_borrowed = false;
     }
     R[-1] = std::move(R[ins.a]);
-    for (uint32_t i = 0; i < P->nregs; ++i) R[i] = Value();
+    drop_regs(R, 0, std::min<uint32_t>(drops, P->nregs));
     ci->kind = Kind::Stmt;
     ci->proto = P = bp;
     K = P->consts.data();
@@ -1142,7 +1196,8 @@ do_tailexec:  // run R(a) as a statement in place of this frame
   }
   if (!v.is_undefined()) [[unlikely]]
     ignored_value(v, cx, (ins.x & 1) && ci->has_site ? ci->site : LOC());
-  goto do_end;
+  drop_regs(R, 0, std::min<uint32_t>(drops, P->nregs));
+  goto do_end_dropped;
 }
 
 #undef RELOAD

@@ -33,8 +33,9 @@ void run_statement_value(Value v, const rt::SourceLoc& loc, rt::Context& cx);
 // value of an expression statement; its statement entry gives nothing).
 Value run_top(const Proto& proto, uint32_t entry, rt::Context& cx);
 
-// A value for an error message: printed, and cut short when long.
-using rt::describe;
+// A value for an error message: printed, and cut short past the runtime's
+// bound for diagnostics (RuntimeOptions::shown).
+std::string describe(const Value& v, const rt::Context& cx);
 // (vals[0], ..., vals[n-1]) as right-nested pairs, taking the values over.
 Value tuple_of(Value* vals, uint32_t n);
 

@@ -86,7 +86,8 @@ const char* kind_of(const rt::Value& v) {
 
 class Repl {
  public:
-  Repl(const rt::RuntimeOptions& options, bool prelude) : base_(options), prelude_(prelude), term_(history_path()) {
+  Repl(const rt::RuntimeOptions& options, bool prelude, bool sandbox)
+      : base_(options), prelude_(prelude), sandbox_(sandbox), term_(history_path()) {
     repl_thread_ = std::this_thread::get_id();
     term_.set_completer([this](std::string_view before, size_t& start) { return complete(before, start); });
     reset();
@@ -142,6 +143,7 @@ class Repl {
         err(s);
     };
     interp_ = std::make_unique<interp::Interpreter>(std::move(o));
+    interp_->set_sandbox(sandbox_);
     if (prelude_) interp_->load_prelude();  // reports its own errors
     interp_->start();
   }
@@ -285,6 +287,7 @@ class Repl {
 
   rt::RuntimeOptions base_;
   bool prelude_;
+  bool sandbox_;
   Terminal term_;
   std::unique_ptr<interp::Interpreter> interp_;
   std::thread::id repl_thread_;
@@ -298,8 +301,8 @@ class Repl {
 
 }  // namespace
 
-int run_repl(const rt::RuntimeOptions& options, bool prelude) {
-  Repl repl(options, prelude);
+int run_repl(const rt::RuntimeOptions& options, bool prelude, bool sandbox) {
+  Repl repl(options, prelude, sandbox);
   return repl.run();
 }
 

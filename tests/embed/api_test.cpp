@@ -228,6 +228,27 @@ TEST_CASE("the prelude and the standard library load for a library host") {
   CHECK(rt.import("fifo").ok());
 }
 
+TEST_CASE("Options::sandbox: Humus code imports standard-library modules only; the host loads what it likes") {
+  auto dir = std::filesystem::temp_directory_path() / ("humus_embed_sandbox_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const std::string mod = (dir / "m.hum").string(), main = (dir / "main.hum").string();
+  std::ofstream(mod) << "DEF m AS #from_m\n";
+  std::ofstream(main) << "IMPORT \"fifo\"\nIMPORT \"m.hum\"\n";
+  humus::Options o;
+  o.sandbox = true;
+  o.prelude = false;
+  o.out = [](std::string_view) {};
+  humus::Runtime rt(o);
+  humus::Result r = rt.load_file(main);
+  CHECK(r.status == humus::Result::Status::RuntimeError);
+  REQUIRE(r.diagnostics.size() == 1);
+  CHECK(r.diagnostics[0].line == 2);
+  CHECK(r.diagnostics[0].message.find("file access is disabled") != std::string::npos);
+  CHECK(rt.import(mod).ok());
+  CHECK(rt.eval("m").value.to_string() == "#from_m");
+  std::filesystem::remove_all(dir);
+}
+
 TEST_CASE("a native function is callable from scripts, with one or two arguments") {
   Host h;
   h.rt.define_function("isqrt", [](const Value& x) {

@@ -348,6 +348,9 @@ void first_session(const std::string& humus, const std::string& home) {
     f << "DEF triple(x) AS mul(x, 30)\n";
   }
   CHECK(s.enter(":reload") && s.enter("triple(5)") && s.screen().find_line("150") >= 0, ":reload");
+  // A folder is not a script: the OS's reason, not silence (issue 20, repro 3).
+  CHECK(s.enter(":load " + home), ":load of a folder");
+  CHECK(s.wait(has_line("humus: cannot read '" + home + "': Is a directory")), ":load says why it cannot");
   CHECK(s.enter(":reset") && s.enter("double(1)"), ":reset");
   CHECK(s.wait(has_text("'double' is not defined")), ":reset forgets definitions");
   CHECK(s.enter(":help") && s.screen().contains(":load FILE"), ":help");

@@ -46,3 +46,15 @@ TEST_CASE("format_diagnostic of a parse error") {
   CHECK(format_diagnostic(*src, r.error->loc, "error", r.error->message) ==
         "a.hum:2:9: error: expected 'TO' after the message of SEND\n\tSEND x y\n\t       ^\n");
 }
+
+TEST_CASE("format_diagnostic: a long line is shown as a window around the column") {
+  const std::string line = std::string(100000, 'x') + " oops " + std::string(100000, 'y');
+  humus::ast::Source src{"big.hum", line + "\n"};
+  const std::string d = format_diagnostic(src, {1, 100002}, "error", "e");
+  CHECK(d.size() < 600);
+  CHECK(d == "big.hum:1:100002: error: e\n..." + std::string(119, 'x') + " oops " + std::string(115, 'y') + "...\n" +
+                 std::string(3 + 120, ' ') + "^\n");
+  // Near the start: no leading cut.
+  const std::string s = format_diagnostic(src, {1, 3}, "error", "e");
+  CHECK(s == "big.hum:1:3: error: e\n" + std::string(240, 'x') + "...\n  ^\n");
+}

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <mutex>
 #include <string>
+#include <vector>
 
 #include "interpreter/interpreter.hpp"
 #include "run_program.hpp"
@@ -86,9 +87,10 @@ TEST_CASE("HUMUS_PATH folders come first, in order") {
 
 TEST_CASE("a path is relative to the importing file's folder, and a module runs once") {
   TempDir d("relative");
-  d.write("lib/m.hum", "IMPORT \"../n.hum\"\nSEND #m_ran TO println\nDEF m AS n\n");
-  d.write("n.hum", "SEND #n_ran TO println\nDEF n AS 42\n");
-  auto r = run_in(d.path, "IMPORT \"lib/m.hum\"\nIMPORT \"n.hum\"\nIMPORT \"lib/../lib/m.hum\"\nSEND m TO println\n");
+  d.write("lib/m.hum", "IMPORT \"sub/n.hum\"\nSEND #m_ran TO println\nDEF m AS n\n");
+  d.write("lib/sub/n.hum", "SEND #n_ran TO println\nDEF n AS 42\n");
+  auto r = run_in(d.path,
+                  "IMPORT \"lib/m.hum\"\nIMPORT \"lib/sub/n.hum\"\nIMPORT \"lib/../lib/m.hum\"\nSEND m TO println\n");
   CHECK(r.outcome == Interpreter::Outcome::Ok);
   CHECK(r.out == "#n_ran\n#m_ran\n42\n");
   CHECK(r.err == "");
@@ -155,4 +157,64 @@ TEST_CASE("a host import reports errors without a location") {
   });
   CHECK(r.outcome == Interpreter::Outcome::RuntimeError);
   CHECK(r.err == "humus: error: no module named 'no_such_module_anywhere' in $HUMUS_PATH or the standard library\n");
+}
+
+TEST_CASE("IMPORT in Humus code names modules, never other files (issue 20, repro 7)") {
+  TempDir d("refused");
+  d.write("lib/ok.hum", "DEF ok AS #ok\n");
+  d.write("secret.txt", "PASSWORD=hunter2\n");
+  d.write("lib/up.hum", "IMPORT \"../../secret.hum\"\n");
+  d.write("lib/side.hum", "IMPORT \"../other/two.hum\"\n");
+  d.write("other/two.hum", "DEF two AS 2\n");
+  d.write("secret.hum", "PASSWORD=hunter2\n");
+  fs::create_symlink(d.path / "secret.txt", d.path / "lib" / "leak.hum");
+  const std::string main = (d.path / "main.hum").string();
+  const std::string why =
+      "not a module: IMPORT takes a standard-library name (\"queue\") or a relative path to a .hum file in or "
+      "below the script's folder\n";
+  for (const std::string& name :
+       std::vector<std::string>{"/proc/self/environ", (d.path / "secret.txt").string(),
+                                (d.path / "lib/ok.hum").string(), "../secret.hum", "lib/../../x.hum", "lib/leak.hum"}) {
+    auto r = run_in(d.path, "IMPORT \"" + name + "\"\n");
+    CHECK(r.outcome == Interpreter::Outcome::RuntimeError);
+    CHECK(r.err == main + ":1:1: runtime error: IMPORT \"" + name + "\": " + why);
+    CHECK(r.err.find("hunter2") == std::string::npos);
+  }
+  // Nor from a module below: the script's folder is the bound, so a module
+  // may reach a sibling of its own folder but nothing outside the tree.
+  auto up = run_in(d.path, "IMPORT \"lib/up.hum\"\n");
+  CHECK(up.err == (d.path / "lib/up.hum").string() + ":1:1: runtime error: IMPORT \"../../secret.hum\": " + why);
+  auto side = run_in(d.path, "IMPORT \"lib/side.hum\"\nSEND two TO println\n");
+  CHECK(side.out == "2\n");
+  CHECK(side.err == "");
+  auto ok = run_in(d.path, "IMPORT \"lib/ok.hum\"\nSEND ok TO println\n");
+  CHECK(ok.out == "#ok\n");
+  CHECK(ok.err == "");
+}
+
+TEST_CASE("the sandbox allows standard-library modules only; the host's own import is not limited") {
+  TempDir d("sandbox");
+  d.write("m.hum", "DEF m AS #m\n");
+  Result r;
+  std::string main = (d.path / "main.hum").string();
+  humus::rt::run_on_big_stack([&] {
+    humus::rt::RuntimeOptions o;
+    o.out = [&](std::string_view s) { r.out += s; };
+    o.err = [&](std::string_view s) { r.err += s; };
+    Interpreter interp(o);
+    interp.set_sandbox(true);
+    CHECK(interp.sandbox());
+    auto src = std::make_shared<humus::ast::Source>(
+        humus::ast::Source{main, "IMPORT \"queue\"\nSEND #queue_ok TO println\nIMPORT \"m.hum\"\n"});
+    humus::interp::CompiledUnit* unit = interp.load(src);
+    REQUIRE(unit);
+    CHECK(interp.run(*unit) == Interpreter::Outcome::RuntimeError);
+    CHECK(interp.import((d.path / "m.hum").string()) == Interpreter::Outcome::Ok);
+    interp.start();
+    interp.wait_idle();
+  });
+  CHECK(r.out == "#queue_ok\n");
+  CHECK(r.err == main +
+                     ":3:1: runtime error: IMPORT \"m.hum\": file access is disabled (--sandbox): only "
+                     "standard-library modules can be imported\n");
 }

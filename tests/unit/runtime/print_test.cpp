@@ -84,3 +84,34 @@ TEST_CASE("printing a 100,000-deep head-nested pair") {
   CHECK(s.size() == expect.size());
   CHECK(s == expect);
 }
+
+TEST_CASE("bounded printing cuts a value short and counts what it left out") {
+  Value l = Value::nil();
+  for (int i = 1000; i >= 1; --i) l = P(I(i), std::move(l));
+  CHECK(to_string(l, PrintLimit{3, 0}) == "1, 2, 3, ... (998 more)");  // 997 numbers and the NIL
+  CHECK(to_string(l, PrintLimit{0, 12}) == "1, 2, 3, 4, ... (997 more)");
+  CHECK(to_string(l, PrintLimit{1000, 0}) ==
+        to_string(l, PrintLimit{1001, 0}).substr(0, to_string(l).size() - 3) + "... (1 more)");
+  CHECK(to_string(l, PrintLimit{1001, 0}) == to_string(l));
+  CHECK(to_string(l, kNoPrintLimit).size() == to_string(l).size());
+  // Nested heads: the bound counts the parentheses' bytes too.
+  Value d = Value::nil();
+  for (int i = 0; i < 10000; ++i) d = P(std::move(d), I(i));
+  CHECK(to_string(d, PrintLimit{0, 5}) == "(((((... (10001 more)");
+  CHECK(to_string(P(P(I(1), I(2)), P(I(3), I(4))), PrintLimit{3, 0}) == "(1, 2), 3, ... (1 more)");
+}
+
+TEST_CASE("bounded printing describes a huge integer by its size") {
+  std::string digits(5000, '7');
+  CHECK(to_string(Z(digits), PrintLimit{200, 4096}) == "<an integer of 16610 bits>");
+  CHECK(to_string(Z(digits), kNoPrintLimit) == digits);
+  CHECK(to_string(Z(digits.substr(0, 100)), PrintLimit{200, 4096}) == digits.substr(0, 100));
+}
+
+TEST_CASE("counting what was left out stops at a budget on values that share their parts") {
+  // 2^40 elements in 40 pairs: printing it whole would never end.
+  Value v = I(1);
+  for (int i = 0; i < 40; ++i) v = P(v, v);
+  const std::string s = to_string(v, PrintLimit{4, 0});
+  CHECK(s.find("... (over 10000000 more)") != std::string::npos);
+}
