@@ -10,6 +10,7 @@
 #include "runtime/print.hpp"
 #include "runtime/stack_guard.hpp"
 #include "runtime/symbols.hpp"
+#include "runtime/text.hpp"
 
 namespace humus::rt {
 
@@ -29,6 +30,14 @@ void println_behavior(Actor&, const Value& msg, Context& cx) {
   print_value(line, msg);
   line += '\n';
   cx.rt.write_out(line);
+}
+
+// print: a string as its UTF-8 text, anything else as println writes it.
+void print_behavior(Actor&, const Value& msg, Context& cx) {
+  std::optional<std::string> text = string_text(msg);
+  if (!text) return println_behavior(*cx.self, msg, cx);
+  *text += '\n';
+  cx.rt.write_out(*text);
 }
 }  // namespace
 
@@ -142,6 +151,8 @@ void Runtime::define_builtins() {
   globals_.set(globals_.slot("println"), native_actor(println_code, "println"));
   globals_.set(globals_.slot("timer"), native_actor(timer_code, "timer"));
   globals_.set(globals_.slot("random"), native_actor(random_code, "random"));
+  static const NativeBehaviorCode print_code(print_behavior);
+  globals_.set(globals_.slot("print"), system_actor(print_code, "print"));
 }
 
 bool NativeBehaviorCode::run_behavior(const Closure&, const Value& msg, Context& cx) const {

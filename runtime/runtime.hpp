@@ -78,8 +78,9 @@ class Runtime final : public EventRunner {
   // A new actor with `behavior` (a function value, not checked here),
   // named for diagnostics by the symbol `name` (its CREATE name), if any.
   Value new_actor(Value behavior, uint32_t name = Actor::kNoName);
-  // The actor `cluster`: numbered @0, so that adding it did not renumber
-  // the actors of every program (@1..@3 are println, timer and random).
+  // The actors `print` and `cluster`: numbered @0, so that adding them did
+  // not renumber the actors of every program (@1..@3 are println, timer and
+  // random); diagnostics tell them apart by name (print@0).
   Value system_actor(const NativeBehaviorCode& code, const char* name);
   // A foreign actor (runtime/foreign.hpp) whose behavior is `code`.
   Value new_foreign_actor(const ForeignCode& code);
