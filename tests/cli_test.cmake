@@ -41,6 +41,15 @@ expect(stdin_pipe 0 "^#from_stdin\n$" "^$" INPUT "${DIR}/stdin.txt")
 expect(check_ok 0 "^$" "^$" ARGS --check ok.hum)
 expect(check_syntax 2 "^$" "^syntax.hum:1:8: error: expected 'TO'" ARGS --check syntax.hum)
 expect(syntax_error 2 "^$" "^syntax.hum:1:8: error: " ARGS syntax.hum)
+# Names are checked before anything runs, by --check too, against the
+# prelude unless --no-prelude.
+file(WRITE "${DIR}/misspelt.hum" "SEND #not_run TO println\nSEND 1 TO printn\n")
+file(WRITE "${DIR}/uses_prelude.hum" "SEND length((1, 2, NIL)) TO println\n")
+expect(check_undefined 2 "^$" "^misspelt.hum:2:11: error: 'printn' is not defined; did you mean 'print' or 'println'\\?\nSEND 1 TO printn\n          \\^\n$"
+       ARGS --check misspelt.hum)
+expect(run_undefined 2 "^$" "^misspelt.hum:2:11: error: 'printn' is not defined" ARGS misspelt.hum)
+expect(check_prelude 0 "^$" "^$" ARGS --check uses_prelude.hum)
+expect(check_no_prelude 2 "^$" "^uses_prelude.hum:1:6: error: 'length' is not defined" ARGS --check --no-prelude uses_prelude.hum)
 expect(runtime_error 1 "^$" "^runtime.hum:1:20: runtime error in actor a@4: THROW #boom\n  while handling message: #boom\n$"
        ARGS runtime.hum)
 expect(missing_file 2 "^$" "^humus: cannot open 'missing.hum': No such file or directory\n$" ARGS missing.hum)

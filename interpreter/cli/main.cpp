@@ -213,25 +213,28 @@ int run(const Options& o, humus::ast::SourcePtr source) {
     signals.watch(interp.runtime());
     interp.set_sandbox(o.sandbox);
     using Outcome = humus::interp::Interpreter::Outcome;
-    if (o.check || o.dump_code) {
+    if (o.dump_code) {
       Outcome outcome;
       humus::interp::CompiledUnit* unit = interp.load(source, &outcome, nullptr, mode(o));
       status = unit ? kExitOk : kExitUsage;
-      if (unit && o.dump_code) humus::cli::write_stdout(humus::interp::disassemble(*unit));
+      if (unit) humus::cli::write_stdout(humus::interp::disassemble(*unit));
       return;
     }
     // The prelude (stdlib/prelude.hum) defines globals only; it creates no
     // actors, so a script's actor numbers are the same with or without it.
+    // --check loads it too: the script's names are checked against it.
     if (!o.no_prelude && interp.load_prelude() != Outcome::Ok) {
       status = kExitUsage;
       return;
     }
     Outcome outcome;
     humus::interp::CompiledUnit* unit = interp.load(source, &outcome, nullptr, mode(o));
-    if (!unit) {
+    // A name defined nowhere stops the script before anything runs.
+    if (!unit || !interp.check_names(*unit, true)) {
       status = kExitUsage;
       return;
     }
+    if (o.check) return;
     spdlog::debug("compiled {} top-level statements", unit->stmts.size());
     // Top-level statements run before dispatch starts, so a script's own
     // order is deterministic; their messages are already queued by then.
