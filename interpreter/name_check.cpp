@@ -2,6 +2,7 @@
 // reported before anything runs, not when (or if) the code reaching it runs.
 #include <filesystem>
 
+#include "grammar/hints.hpp"
 #include "grammar/parser.hpp"
 #include "grammar/suggest.hpp"
 #include "interpreter/compile/dataflow.hpp"
@@ -55,13 +56,19 @@ bool Interpreter::check_names(const CompiledUnit& unit, bool as_errors) {
   for (const std::string& name : defined)
     if (!rt::Globals::is_internal(name)) candidates.push_back(name);
   bool ok = true;
+  std::set<uint32_t> explained;  // lines where a hint explains the other names too
   for (const GlobalUse& use : unit.global_reads) {
     if (defined.count(use.name)) continue;
     if (!as_errors && use.immediate) continue;  // the runtime error says it, with the same suggestions
     ok = false;
-    report_source_diagnostic(
-        *unit.source, use.loc, as_errors ? "error" : "warning",
-        "'" + use.name + "' is not defined" + parse::did_you_mean(parse::closest_names(use.name, candidates)));
+    if (explained.count(use.loc.line)) continue;
+    std::string hint = parse::undefined_name_hint(unit.source->text, use.loc, use.name);
+    if (!hint.empty())
+      explained.insert(use.loc.line);
+    else
+      hint = parse::did_you_mean(parse::closest_names(use.name, candidates));
+    report_source_diagnostic(*unit.source, use.loc, as_errors ? "error" : "warning",
+                             "'" + use.name + "' is not defined" + hint);
   }
   return ok || !as_errors;
 }

@@ -9,6 +9,7 @@
 #include <thread>
 #include <vector>
 
+#include "grammar/hints.hpp"
 #include "interpreter/interpreter.hpp"
 #include "interpreter/repl/repl_terminal.hpp"
 #include "runtime/print.hpp"
@@ -18,10 +19,6 @@ namespace humus::repl {
 namespace {
 
 namespace fs = std::filesystem;
-
-const char* const kKeywords[] = {"LET",   "DEF", "AS",   "IN",   "IF",    "ELIF",   "ELSE", "CASE",
-                                 "OF",    "END", "SEND", "TO",   "AFTER", "CREATE", "WITH", "BECOME",
-                                 "THROW", "NEW", "SELF", "TRUE", "FALSE", "NIL",    "NOW",  "IMPORT"};
 
 const char kHelp[] =
     "Type a statement to run it, or an expression to see its value.\n"
@@ -294,7 +291,7 @@ class Repl {
       for (const char* c : {":help", ":load", ":reload", ":quit", ":stats", ":trace", ":globals", ":type", ":reset"})
         names.emplace_back(c);
     } else {
-      for (const char* k : kKeywords) names.emplace_back(k);
+      for (const std::string& k : parse::keyword_names()) names.push_back(k);
       for (const auto& g : interp_->runtime().globals().bound())
         if (!rt::Globals::is_internal(g.first)) names.push_back(g.first);
     }
