@@ -253,6 +253,11 @@ int run(const Options& o, humus::ast::SourcePtr source) {
     spdlog::info("{} events, {} unhandled messages, {} errors, {} actors, on {} worker threads", stats.events,
                  stats.unhandled, stats.errors, stats.actors, interp.runtime().threads());
     if (o.stats) print_stats(stats, !ro.cluster.url.empty());
+    // Dropped messages are silent by default; say that there were some.
+    if (stats.unhandled && !o.warn_unhandled && !o.trace)
+      humus::cli::write_stderr("humus: warning: " + std::to_string(stats.unhandled) +
+                               (stats.unhandled == 1 ? " message was" : " messages were") +
+                               " not handled (run with -W to see which)\n");
     if (interp.runtime().had_error()) status = kExitRuntimeError;
     if (interp.runtime().limit_reached() != humus::rt::LimitKind::None) {
       report_limit(interp.runtime().limit_message());
