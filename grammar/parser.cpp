@@ -616,6 +616,7 @@ class converter {
       case node_kind::import_stmt: {
         auto x = s(ast::StmtKind::Import);
         x->name = encode_utf8(decode_quoted(unquote(kids.at(0)->string_view())));
+        x->name_loc = loc_of(*kids.at(0));
         return x;
       }
       default: {

@@ -146,6 +146,8 @@ bool resolve(const std::string& name, const std::string& from_dir, fs::path& fil
 
 }  // namespace
 
+bool Interpreter::is_stdlib_module(const std::string& name) { return is_stdlib_name(name); }
+
 std::string Interpreter::resolve_module(const std::string& name, const std::string& from_dir, std::string* searched) {
   fs::path file;
   std::string shown, tried;
@@ -274,6 +276,7 @@ Interpreter::Outcome Interpreter::run_stmt(const CompiledUnit& unit, const TopSt
     return import_at(t.import, import_dir(unit), &t.source_loc);
   }
   rt::Context& cx = top_;
+  runtime_->begin_outside(cx);
   try {
     if (t.is_expr) {
       rt::Value v = run_top(t.proto, t.proto.entry_value, cx);
@@ -288,10 +291,10 @@ Interpreter::Outcome Interpreter::run_stmt(const CompiledUnit& unit, const TopSt
     } else {
       run_top(t.proto, t.proto.entry_stmt, cx);
     }
-    runtime_->commit(cx);
+    runtime_->end_outside(cx, nullptr, t.source_loc);
     return Outcome::Ok;
   } catch (const rt::EventError& e) {
-    cx.fx.clear();
+    runtime_->end_outside(cx, &e, t.source_loc);
     if (diagnostic_handler_) {
       const rt::SourceLoc& at = e.loc.file ? e.loc : t.source_loc;  // a host function's error: the statement
       diagnostic_handler_({at.file_name(), at.line, at.column, "error", "runtime error: " + e.message});

@@ -79,6 +79,8 @@ class Interpreter {
   // and tools; `searched` lists the places tried).
   static std::string resolve_module(const std::string& name, const std::string& from_dir,
                                     std::string* searched = nullptr);
+  // Whether IMPORT looks `name` up in the standard library (no '/', no ".hum").
+  static bool is_stdlib_module(const std::string& name);
 
   // A diagnostic as data (embedding hosts collect them instead of text).
   struct Diagnostic {

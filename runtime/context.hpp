@@ -17,6 +17,7 @@
 #include "runtime/actor.hpp"
 #include "runtime/code.hpp"
 #include "runtime/foreign.hpp"
+#include "runtime/trace.hpp"
 #include "runtime/value.hpp"
 
 namespace humus::rt {
@@ -138,6 +139,9 @@ struct alignas(64) Context {
   // whether it holds messages to send at the end of the turn.
   std::unique_ptr<ContextState> remote;
   bool must_flush = false;
+  int worker = -1;  // the dispatcher's worker that owns it; -1: a thread outside the pool
+  // A top-level statement's trace record while it runs (traced runs only).
+  std::unique_ptr<TraceEvent> outside_trace;
   // Written only by the thread that owns this context (a load and a store,
   // no locked instruction); read by Runtime::stats from anywhere.
   std::atomic<uint64_t> events{0};

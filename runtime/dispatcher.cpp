@@ -13,12 +13,16 @@ thread_local void* tl_worker = nullptr;
 
 Dispatcher::Dispatcher(EventRunner& runner, unsigned threads, unsigned budget, uint64_t seed)
     : runner_(runner), budget_(budget ? budget : 1) {
-  if (threads == 0) threads = 1;
+  if (threads == 0) {
+    inline_ = true;
+    threads = 1;  // one worker, for its queue and context, run by the host
+  }
   for (unsigned i = 0; i < threads; ++i) {
     auto w = std::make_unique<Worker>();
     w->owner = this;
     w->index = i;
     w->cx = runner_.make_context();
+    w->cx->worker = int(i);
     w->rng.seed(static_cast<std::minstd_rand::result_type>(seed + i + 1));
     workers_.push_back(std::move(w));
   }
@@ -32,6 +36,7 @@ Dispatcher::Worker* Dispatcher::current_worker() const {
 void Dispatcher::start() {
   if (started_) return;
   started_ = true;
+  if (inline_) return;
   // Workers count as active until they first park, so a program whose
   // messages are all queued already is not idle before anyone looked.
   active_.store(int(workers_.size()), std::memory_order_seq_cst);
@@ -251,6 +256,24 @@ void Dispatcher::run_turn(Worker& w, Actor* actor) {
   } else {
     actor->release();
   }
+}
+
+bool Dispatcher::run_here(std::chrono::steady_clock::time_point deadline) {
+  Worker& w = *workers_.front();
+  void* outer = tl_worker;
+  tl_worker = &w;
+  bool more = false;
+  for (uint32_t turns = 1; !halt_.load(std::memory_order_relaxed); ++turns) {
+    Actor* a = find_work(w);
+    if (!a) break;
+    run_turn(w, a);
+    if (turns % 16 == 0 && std::chrono::steady_clock::now() >= deadline) {
+      more = true;
+      break;
+    }
+  }
+  tl_worker = outer;
+  return more;
 }
 
 // ---------------------------------------------------------------- parking

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstdint>
 #include <cstdlib>
 #include <limits>
 
@@ -12,7 +13,35 @@ namespace humus::rt {
 
 namespace {
 
-static_assert(sizeof(long) == 8 && sizeof(mp_limb_t) == 8, "mpz_*_si and limbs are assumed 64-bit");
+static_assert(sizeof(mp_limb_t) == 8, "a small integer is assumed to fit in one limb");
+
+// int64 in and out of an mpz. Where `long` is 64 bits (the native build)
+// these are GMP's own _si calls; where it is 32 (wasm32) they go by limbs.
+void set_int64(mpz_ptr z, int64_t n) {
+  if constexpr (sizeof(long) == 8) {
+    mpz_set_si(z, long(n));
+  } else {
+    const mp_limb_t limb = n < 0 ? mp_limb_t(0) - mp_limb_t(n) : mp_limb_t(n);
+    mpz_import(z, 1, 1, sizeof limb, 0, 0, &limb);
+    if (n < 0) mpz_neg(z, z);
+  }
+}
+
+std::optional<int64_t> get_int64(mpz_srcptr z) {
+  if constexpr (sizeof(long) == 8) {
+    if (!mpz_fits_slong_p(z)) return std::nullopt;
+    return int64_t(mpz_get_si(z));
+  } else {
+    if (mpz_size(z) > 1) return std::nullopt;
+    const mp_limb_t m = mpz_getlimbn(z, 0);  // |z|
+    if (mpz_sgn(z) >= 0) {
+      if (m > mp_limb_t(INT64_MAX)) return std::nullopt;
+      return int64_t(m);
+    }
+    if (m > mp_limb_t(INT64_MAX) + 1) return std::nullopt;
+    return int64_t(mp_limb_t(0) - m);
+  }
+}
 
 // An mpz view of an integer Value without allocating: a big integer lends
 // its own mpz, a small one is wrapped read-only around a stack limb.
@@ -42,12 +71,9 @@ template <class Op>
 Value big_result(Op op) {
   auto* r = new BigInt();
   op(r->z);
-  if (mpz_fits_slong_p(r->z)) {
-    long n = mpz_get_si(r->z);
-    if (Value::fits_small(n)) {
-      Value::adopt(r);  // dropped at once: frees r
-      return Value::small(n);
-    }
+  if (auto n = get_int64(r->z); n && Value::fits_small(*n)) {
+    Value::adopt(r);  // dropped at once: frees r
+    return Value::small(*n);
   }
   return Value::adopt(r);
 }
@@ -73,7 +99,7 @@ namespace detail {
 
 Value make_big(int64_t n) {
   auto* r = new BigInt();
-  mpz_set_si(r->z, n);
+  set_int64(r->z, n);
   return Value::adopt(r);
 }
 
@@ -135,13 +161,16 @@ int int_compare_slow(const Value& a, const Value& b) {
 }  // namespace detail
 
 Value integer_from_mpz(const mpz_t z) {
-  if (mpz_fits_slong_p(z)) {
-    long n = mpz_get_si(z);
-    if (Value::fits_small(n)) return Value::small(n);
-  }
+  if (auto n = get_int64(z); n && Value::fits_small(*n)) return Value::small(*n);
   auto* r = new BigInt();
   mpz_set(r->z, z);
   return Value::adopt(r);
+}
+
+std::optional<int64_t> integer_to_int64(const Value& v) {
+  if (v.is_small()) return v.small_value();
+  if (!v.is_bigint()) return std::nullopt;
+  return get_int64(v.as<BigInt>()->z);
 }
 
 Value parse_integer(std::string_view digits, unsigned radix, bool negative) {

@@ -28,6 +28,7 @@ std::string limit_message(LimitKind kind, const Limits& limits) {
     case LimitKind::Actors: return "--max-actors " + std::to_string(limits.max_actors) + " reached";
     case LimitKind::Memory: return "--max-memory " + format_byte_size(limits.max_memory) + " reached";
     case LimitKind::Timeout: return "--timeout " + format_seconds(limits.timeout) + " reached";
+    case LimitKind::Interrupted: return "interrupted";
     case LimitKind::None: break;
   }
   return "no limit reached";

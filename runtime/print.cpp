@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstdint>
 #include <vector>
 
 #include "runtime/actor.hpp"
@@ -207,6 +208,13 @@ std::string actor_label(const Actor& a) {
   out += '@';
   append_uint(out, a.id());
   return out;
+}
+
+void cut_text(std::string& s, size_t at) {
+  if (s.size() <= at) return;
+  while (at > 0 && (static_cast<unsigned char>(s[at]) & 0xC0) == 0x80) --at;  // not inside a character
+  s.resize(at);
+  s += "...";
 }
 
 }  // namespace humus::rt

@@ -83,17 +83,23 @@ void random_behavior(Actor&, const Value& msg, Context& cx) {
 Runtime::Runtime(RuntimeOptions options)
     : options_(std::move(options)),
       dispatcher_(*this, options_.threads, options_.budget, options_.seed ? *options_.seed : 0),
-      timers_(dispatcher_),
+      timers_(dispatcher_, dispatcher_.has_threads()),
       start_time_(std::chrono::steady_clock::now()) {
   if (!options_.out) options_.out = write_stdout;
   if (!options_.err) options_.err = write_stderr;
   rng_.seed(options_.seed ? *options_.seed : std::random_device{}());
-  trace_.store(options_.trace, std::memory_order_relaxed);
+  if (options_.tracer) {
+    tracer_ = std::make_unique<Tracer>(*options_.tracer);
+    timers_.set_fire_hook(
+        [this](uint64_t id, Value target, Value message) { fire_traced(id, std::move(target), std::move(message)); });
+  }
+  set_trace(options_.trace);
   define_builtins();
   // Limits (runtime/limits.hpp). Built-in actors are not counted.
   const Limits& lim = options_.limits;
   if (lim.max_events) max_events_ = lim.max_events;
   if (lim.max_actors) actor_id_cap_ = next_actor_id_.load(std::memory_order_relaxed) - 1 + lim.max_actors;
+  actor_id_check_ = tracer_ ? 0 : actor_id_cap_;
   if (lim.max_memory) set_integer_limit(lim.max_memory / 8, lim.max_memory);
   if (lim.needs_monitor())
     monitor_ = std::make_unique<LimitMonitor>(
@@ -146,13 +152,13 @@ void Runtime::define_builtins() {
   const uint32_t first = globals_.slot(builtin_functions().front()->name);
   for (Native* fn : builtin_functions()) globals_.set(globals_.slot(fn->name), Value::share(fn));
   globals_.guard_builtins(first, uint32_t(builtin_functions().size()));
-  static const NativeBehaviorCode println_code(println_behavior), timer_code(timer_behavior),
-      random_code(random_behavior);
-  globals_.set(globals_.slot("println"), native_actor(println_code, "println"));
-  globals_.set(globals_.slot("timer"), native_actor(timer_code, "timer"));
-  globals_.set(globals_.slot("random"), native_actor(random_code, "random"));
-  static const NativeBehaviorCode print_code(print_behavior);
-  globals_.set(globals_.slot("print"), system_actor(print_code, "print"));
+  static const NativeBehaviorCode println_code(println_behavior, "println"), timer_code(timer_behavior, "timer"),
+      random_code(random_behavior, "random");
+  globals_.set(globals_.slot("println"), native_actor(println_code));
+  globals_.set(globals_.slot("timer"), native_actor(timer_code));
+  globals_.set(globals_.slot("random"), native_actor(random_code));
+  static const NativeBehaviorCode print_code(print_behavior, "print");
+  globals_.set(globals_.slot("print"), system_actor(print_code));
 }
 
 bool NativeBehaviorCode::run_behavior(const Closure&, const Value& msg, Context& cx) const {
@@ -160,21 +166,21 @@ bool NativeBehaviorCode::run_behavior(const Closure&, const Value& msg, Context&
   return true;
 }
 
-Value Runtime::native_actor(const NativeBehaviorCode& code, const char* name) {
-  return new_actor(Value::adopt(Closure::make(&code, 0)), intern_symbol(name));
+Value Runtime::native_actor(const NativeBehaviorCode& code) {
+  return new_actor(Value::adopt(Closure::make(&code, 0)), intern_symbol(code.name));
 }
 
 Value Runtime::new_actor(Value behavior, uint32_t name) {
   uint64_t id = next_actor_id_.fetch_add(1, std::memory_order_relaxed);
-  if (id > actor_id_cap_) [[unlikely]]
-    actor_limit_reached();
+  if (id > actor_id_check_) [[unlikely]]
+    return new_actor_checked(id, std::move(behavior), name);
   auto* a = new Actor(id, name);
   a->behavior = std::move(behavior);
   return Value::adopt(a);
 }
 
-Value Runtime::system_actor(const NativeBehaviorCode& code, const char* name) {
-  auto* a = new Actor(0, intern_symbol(name));
+Value Runtime::system_actor(const NativeBehaviorCode& code) {
+  auto* a = new Actor(0, intern_symbol(code.name));
   a->behavior = Value::adopt(Closure::make(&code, 0));
   return Value::adopt(a);
 }
@@ -186,13 +192,54 @@ Value Runtime::new_foreign_actor(const ForeignCode& code) {
   return a;
 }
 
+// Past the actor limit, or tracing (which notes every actor made).
+Value Runtime::new_actor_checked(uint64_t id, Value behavior, uint32_t name) {
+  if (id > actor_id_cap_) actor_limit_reached();
+  auto* a = new Actor(id, name);
+  a->behavior = std::move(behavior);
+  Value v = Value::adopt(a);
+  if (tracer_) Tracer::note_created(v);
+  return v;
+}
+
 std::unique_ptr<Context> Runtime::make_context() { return std::make_unique<Context>(*this); }
 
 void Runtime::start() { dispatcher_.start(); }
 
 void Runtime::wait_idle() { dispatcher_.wait_idle(); }
 
-void Runtime::send(const Value& target, Value message) { dispatcher_.enqueue(target.as<Actor>(), std::move(message)); }
+Runtime::Slice Runtime::run_for(std::chrono::milliseconds budget) {
+  const auto deadline = std::chrono::steady_clock::now() + budget;
+  for (;;) {
+    if (dispatcher_.run_here(deadline)) return {true, 0};
+    bool fired = false;
+    const int64_t next_timer = timers_.fire_due(&fired);
+    if (!fired) return {false, next_timer};
+    if (std::chrono::steady_clock::now() >= deadline) return {true, 0};
+  }
+}
+
+void Runtime::interrupt() {
+  interrupted_.store(true, std::memory_order_relaxed);
+  stop_for_limit(LimitKind::Interrupted);
+}
+
+void Runtime::safe_point(const SourceLoc& loc) {
+  if (interrupted_.load(std::memory_order_relaxed) ||
+      (options_.interrupt_requested && options_.interrupt_requested())) {
+    interrupt();
+    runtime_error(loc, "interrupted");
+  }
+}
+
+void Runtime::send(const Value& target, Value message) {
+  Actor* a = target.as<Actor>();
+  if (tracer_) [[unlikely]] {
+    tracer_->outside_send(a->id(), [&] { dispatcher_.enqueue(a, std::move(message)); });
+    return;
+  }
+  dispatcher_.enqueue(a, std::move(message));
+}
 
 void Runtime::send_after(int64_t delay_ms, Value target, Value message) {
   timers_.schedule(delay_ms, std::move(target), std::move(message));
@@ -277,15 +324,14 @@ void Runtime::run_event(Actor& actor, Value& message, Context& cx) {
     cx.delivery = message.as<Envelope>();
     msg = &cx.delivery->value;
   }
-  if (trace_.load(std::memory_order_relaxed))
-    write_err("trace: " + actor_label(actor) + " <- " + shown(*msg) + "\n");
+  if (trace_.load(std::memory_order_relaxed)) [[unlikely]] {
+    run_event_traced(actor, *msg, cx);
+    cx.delivery = nullptr;
+    cx.self = nullptr;
+    return;
+  }
   try {
-    bool handled = false;
-    if (actor.behavior.is(ObjKind::Closure)) {
-      const auto* beh = actor.behavior.as<Closure>();
-      handled = beh->code->run_behavior(*beh, *msg, cx);
-    }
-    if (!handled) {
+    if (!apply_behavior(actor, *msg, cx)) {
       cx.fx.clear();
       Context::bump(cx.unhandled);
       report_unhandled(actor, *msg);
@@ -309,6 +355,10 @@ void Runtime::run_event(Actor& actor, Value& message, Context& cx) {
 
 int64_t Runtime::now_ms() const {
   return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start_time_).count();
+}
+
+int64_t Runtime::now_us() const {
+  return std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - start_time_).count();
 }
 
 void Runtime::write_err(std::string_view text) const {
@@ -344,7 +394,7 @@ void Runtime::drop_send(const SourceLoc& loc, const Value& target, const Value& 
 }
 
 void Runtime::report_unhandled(const Actor& actor, const Value& message) {
-  if (!options_.warn_unhandled && !trace_.load(std::memory_order_relaxed)) return;
+  if (!options_.warn_unhandled && !text_trace_.load(std::memory_order_relaxed)) return;
   SourceLoc loc;
   if (actor.behavior.is(ObjKind::Closure)) loc = actor.behavior.as<Closure>()->code->loc;
   write_err(location(loc) + ": warning: actor " + actor_label(actor) + " did not handle message: " + shown(message) +

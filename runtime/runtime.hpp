@@ -29,6 +29,7 @@
 #include "runtime/limits.hpp"
 #include "runtime/print.hpp"
 #include "runtime/timers.hpp"
+#include "runtime/trace.hpp"
 
 namespace humus::rt {
 
@@ -39,12 +40,13 @@ class Cluster;
 using TextSink = std::function<void(std::string_view)>;
 
 struct RuntimeOptions {
-  unsigned threads = 1;
+  unsigned threads = 1;          // worker threads; 0: none, the host calls run_for (the playground)
   unsigned budget = 32;          // messages per actor turn
   std::optional<uint64_t> seed;  // for `random`; none: from the OS
   TextSink out;                  // program output (println); default stdout
   TextSink err;                  // diagnostics; default stderr
-  bool trace = false;            // report every message-event
+  bool trace = false;            // report every message-event, as text
+  TraceSink* tracer = nullptr;   // or as records (runtime/trace.hpp); outlives the runtime
   // -W: report every message dropped (unhandled, or sent to a non-actor)
   // and every value the language quietly ignores (a non-function applied, a
   // statement's non-block value), each with its source location.
@@ -52,6 +54,10 @@ struct RuntimeOptions {
   Limits limits;                 // resource limits (runtime/limits.hpp); none by default
   PrintLimit shown;              // how much of a value diagnostics and traces show (print.hpp)
   ClusterOptions cluster;        // where `cluster` reaches other nodes; none: this process only
+  // Asked at compiled code's safe points (every 65536 calls and tail calls):
+  // true interrupts the run. For a host whose event can't be interrupted
+  // from another thread (the playground: one thread, Stop in a SharedArrayBuffer).
+  std::function<bool()> interrupt_requested;
 };
 
 struct RuntimeStats {
@@ -72,8 +78,11 @@ class Runtime final : public EventRunner {
 
   Globals& globals() { return globals_; }
   const RuntimeOptions& options() const { return options_; }
-  // Switches the trace of message-events on or off while messages run (the REPL's :trace).
-  void set_trace(bool on) { trace_.store(on, std::memory_order_relaxed); }
+  // Switches the text trace of message-events on or off while messages run (the REPL's :trace).
+  void set_trace(bool on) {
+    text_trace_.store(on, std::memory_order_relaxed);
+    trace_.store(on || tracer_, std::memory_order_relaxed);
+  }
 
   // A new actor with `behavior` (a function value, not checked here),
   // named for diagnostics by the symbol `name` (its CREATE name), if any.
@@ -81,7 +90,7 @@ class Runtime final : public EventRunner {
   // The actors `print` and `cluster`: numbered @0, so that adding them did
   // not renumber the actors of every program (@1..@3 are println, timer and
   // random); diagnostics tell them apart by name (print@0).
-  Value system_actor(const NativeBehaviorCode& code, const char* name);
+  Value system_actor(const NativeBehaviorCode& code);
   // A foreign actor (runtime/foreign.hpp) whose behavior is `code`.
   Value new_foreign_actor(const ForeignCode& code);
   // Gives an actor made by new_actor(Value()) its behavior (CREATE).
@@ -93,12 +102,31 @@ class Runtime final : public EventRunner {
   // The same, delivered after `delay_ms` milliseconds (it holds the program
   // alive meanwhile, as AFTER does).
   void send_after(int64_t delay_ms, Value target, Value message);
+  // A top-level statement is an event without an actor, run in `cx` by the
+  // interpreter: begin_outside before it, then end_outside, which commits
+  // its effects, or drops them when `failed` (and traces it, when tracing).
+  void begin_outside(Context& cx);
+  void end_outside(Context& cx, const EventError* failed, const SourceLoc& where);
 
   void start();  // starts dispatching (messages queue up until then)
   // Stops the workers and the timer thread; queued messages are dropped.
   // After it, no compiled code runs any more (it may then be freed).
   void stop();
   void wait_idle();  // blocks until quiescent
+  // Without worker threads (threads = 0): runs events on this thread for
+  // about `budget`, firing due timers. `more`: messages are still queued;
+  // else `wait_ms` until the next timer, or -1 when the run is over.
+  struct Slice {
+    bool more;
+    int64_t wait_ms;
+  };
+  Slice run_for(std::chrono::milliseconds budget);
+  // Stops the run, from any thread: queued messages and pending timers are
+  // dropped, and an event still running fails at its next safe point
+  // (interpreter/engine/vm.cpp). limit_reached() is then Interrupted.
+  void interrupt();
+  // A safe point of compiled code: fails the event when the run is interrupted.
+  void safe_point(const SourceLoc& loc);
   // The same, for at most `limit`; true if quiescent (embedding hosts).
   bool wait_idle_for(std::chrono::nanoseconds limit) { return dispatcher_.wait_idle_for(limit); }
   uint64_t drain() { return dispatcher_.drain(); }
@@ -106,6 +134,7 @@ class Runtime final : public EventRunner {
   int64_t now_ms() const;
   // A value as diagnostics show it: cut short past options().shown.
   std::string shown(const Value& v) const { return to_string(v, options_.shown); }
+  int64_t now_us() const;
   void write_out(std::string_view text) const { options_.out(text); }
   void write_err(std::string_view text) const;
 
@@ -155,7 +184,7 @@ class Runtime final : public EventRunner {
  private:
   friend void random_behavior(Actor&, const Value&, Context&);
   friend void timer_behavior(Actor&, const Value&, Context&);
-  Value native_actor(const NativeBehaviorCode& code, const char* name);
+  Value native_actor(const NativeBehaviorCode& code);
   void define_builtins();
   void report_unhandled(const Actor& actor, const Value& message);
   void settle_failed_delivery(Context& cx);
@@ -163,6 +192,17 @@ class Runtime final : public EventRunner {
   [[gnu::noinline]] void commit_distributed(Context& cx);
   void check_event_limit(uint64_t own_events);
   [[noreturn]] void actor_limit_reached();
+  Value new_actor_checked(uint64_t id, Value behavior, uint32_t name);
+  // Runs the actor's behavior on `message`; false when it did not take it.
+  static bool apply_behavior(Actor& actor, Value& message, Context& cx) {
+    if (!actor.behavior.is(ObjKind::Closure)) return false;
+    const auto* beh = actor.behavior.as<Closure>();
+    return beh->code->run_behavior(*beh, message, cx);
+  }
+  // The traced paths (runtime_trace.cpp).
+  void run_event_traced(Actor& actor, Value& message, Context& cx);
+  void commit_traced(Context& cx, TraceEvent& ev);
+  void fire_traced(uint64_t id, Value target, Value message);
 
   RuntimeOptions options_;
   Globals globals_;
@@ -172,14 +212,18 @@ class Runtime final : public EventRunner {
   std::atomic<uint64_t> next_actor_id_{1};
   std::atomic<uint64_t> errors_{0};
   std::atomic<uint64_t> dropped_outside_{0};  // unhandled outside any worker's event (top level, hosts)
-  std::atomic<bool> trace_{false};  // options_.trace, switchable while running
+  std::atomic<bool> trace_{false};       // any trace: run_event takes the traced path
+  std::atomic<bool> text_trace_{false};  // options_.trace, switchable while running
+  std::unique_ptr<Tracer> tracer_;       // when options_.tracer is set
   mutable std::mutex err_mutex_;
   std::mt19937_64 rng_;  // used only inside `random`'s events, one at a time
   // Limits: UINT64_MAX when not set, so the checks are one compare.
   uint64_t max_events_ = UINT64_MAX;
-  uint64_t actor_id_cap_ = UINT64_MAX;  // the last actor id allowed
-  std::atomic<int> limit_hit_{0};       // a LimitKind
-  std::mutex stop_mutex_;               // serialises stopping the timers
+  uint64_t actor_id_cap_ = UINT64_MAX;    // the last actor id allowed
+  uint64_t actor_id_check_ = UINT64_MAX;  // the cap, or 0 when tracing (every new actor is noted)
+  std::atomic<int> limit_hit_{0};         // a LimitKind
+  std::atomic<bool> interrupted_{false};
+  std::mutex stop_mutex_;  // serialises stopping the timers
   std::unique_ptr<LimitMonitor> monitor_;
   // The `cluster` actor's world: other nodes, names, topics (runtime/cluster/).
   // Made last and stopped first: it sends into the dispatcher from its threads.

@@ -18,22 +18,25 @@
 // call) like a Humus THROW, and is reported.
 #pragma once
 
+#include <array>
 #include <chrono>
 #include <cstdint>
 #include <functional>
 #include <future>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "humus/export.hpp"
 #include "humus/value.hpp"
 
 namespace humus {
 
 // One message of the loader: FILE:LINE:COLUMN: severity: message.
-struct Diagnostic {
+struct HUMUS_API Diagnostic {
   enum class Severity { Error, Warning };
   std::string file;             // as given ("<eval>", a path, "stdlib/NAME.hum")
   unsigned line = 0;            // 1-based; 0 when there is no position
@@ -45,11 +48,11 @@ struct Diagnostic {
 };
 
 // What eval, load_file and import give back.
-struct Result {
+struct HUMUS_API Result {
   enum class Status { Ok, SyntaxError, CompileError, RuntimeError, IoError };
   Status status = Status::Ok;
   std::vector<Diagnostic> diagnostics;  // errors, and warnings even when ok
-  Value value;                          // eval: the last expression statement's value, else ?
+  Value value;                          // eval: the last expression statement's value, else ?; call: the result
 
   bool ok() const { return status == Status::Ok; }
   explicit operator bool() const { return ok(); }
@@ -113,7 +116,7 @@ class Runtime;
 // What a native behavior sees while it handles one message. Its effects are
 // those of a Humus message-event: buffered, and applied together when the
 // callback returns (or dropped if it throws).
-class ActorContext {
+class HUMUS_API ActorContext {
  public:
   Value self() const;                           // the actor handling the message
   void send(const Value& target, Value message);
@@ -152,7 +155,7 @@ struct RuntimeStats {
   uint64_t topic_appended = 0, topic_delivered = 0, topic_redelivered = 0, dead_letters = 0;
 };
 
-class Runtime {
+class HUMUS_API Runtime {
  public:
   // Starts the workers and (unless options.prelude is false) imports the
   // prelude; throws humus::Error if the prelude fails to load.
@@ -176,6 +179,30 @@ class Runtime {
   // A C++ function or actor under a global name, for scripts loaded after.
   void define_function(std::string_view name, Function fn);
   Value define_actor(std::string_view name, Behavior behavior);  // gives the actor
+
+  // ---- calling Humus functions
+  // Applies the function bound to global `name` (or a function value) to the
+  // arguments as Humus does: call("f") is f(), call("f", x) is f(x) and
+  // call("f", a, b) is f(a, b). Each argument converts to a Value (any
+  // integer does). The function's result is Result::value. An unbound name,
+  // a value that is not a function, a runtime error in the function (with
+  // its location) or an exception thrown by a native function it calls
+  // comes back as a Result with status RuntimeError, never as an exception.
+  // An argument that does not match the parameter pattern gives ?, as in
+  // Humus. Runs on the calling thread, alongside actors and other calls.
+  template <class... Args>
+  Result call(std::string_view name, const Args&... args) {
+    const std::array<Value, sizeof...(Args)> values{Value(args)...};
+    return call_args(name, values);
+  }
+  template <class... Args>
+  Result call(const Value& function, const Args&... args) {
+    const std::array<Value, sizeof...(Args)> values{Value(args)...};
+    return call_args(function, values);
+  }
+  // The same with the arguments in a sequence: none, one, or a tuple's elements.
+  Result call_args(std::string_view name, std::span<const Value> args);
+  Result call_args(const Value& function, std::span<const Value> args);
 
   // ---- values tied to this runtime
   Value function(Function fn, std::string_view name = "native");  // a function value

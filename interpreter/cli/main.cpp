@@ -21,13 +21,17 @@
 #include <memory>
 #include <iterator>
 #include <optional>
+#include <memory>
 #include <string>
 #include <thread>
 
 #include "interpreter/cli/output.hpp"
 #include "interpreter/engine/disassemble.hpp"
 #include "interpreter/interpreter.hpp"
+#include "interpreter/lsp/server.hpp"
 #include "interpreter/repl/repl.hpp"
+#include "interpreter/trace/diagram.hpp"
+#include "interpreter/trace/json_trace.hpp"
 #include "runtime/stack_guard.hpp"
 
 namespace {
@@ -47,12 +51,15 @@ struct Options {
   unsigned budget = 32;
   uint64_t seed = 0;
   bool has_seed = false;
-  bool trace = false;
+  std::string trace;       // "", "text" or "json"
+  std::string trace_file;  // where --trace=json goes ("": standard error)
+  std::string diagram;     // where the sequence diagram goes, if anywhere
   bool warn_unhandled = false;
   bool no_prelude = false;
   bool one_block = false;
   bool sandbox = false;
   humus::rt::PrintLimit shown;
+  bool lsp = false;
   std::string log_level = "warn";
   bool stats = false;
   humus::rt::Limits limits;
@@ -104,7 +111,7 @@ humus::rt::RuntimeOptions runtime_options(const Options& o) {
     ro.threads = std::max(1u, std::thread::hardware_concurrency());
   ro.budget = o.budget;
   if (o.has_seed) ro.seed = o.seed;
-  ro.trace = o.trace;
+  ro.trace = o.trace == "text";
   ro.warn_unhandled = o.warn_unhandled;
   ro.shown = o.shown;
   ro.out = humus::cli::write_stdout;
@@ -189,11 +196,68 @@ void cluster_from_environment(humus::rt::ClusterOptions& c, bool url_given) {
   c.tls_key = env("HUMUS_NATS_KEY");
 }
 
+struct FileCloser {
+  void operator()(std::FILE* f) const { std::fclose(f); }
+};
+using File = std::unique_ptr<std::FILE, FileCloser>;
+
+// Opens `path` for writing, or says why it cannot.
+File open_output(const std::string& path) {
+  File f(std::fopen(path.c_str(), "wb"));
+  if (!f) std::cerr << "humus: cannot write '" << path << "'\n";
+  return f;
+}
+
+// The sinks of a structured trace (--trace=json, --diagram), set up before the run.
+struct Tracing {
+  File json_file;
+  std::unique_ptr<humus::trace::JsonWriter> json;
+  std::unique_ptr<humus::trace::Diagram> diagram;
+  File diagram_file;
+  humus::trace::Tee tee;
+
+  bool setup(const Options& o, const std::string& title, humus::rt::RuntimeOptions& ro) {
+    if (o.trace == "json") {
+      std::FILE* out = stderr;
+      if (!o.trace_file.empty()) {
+        if (!(json_file = open_output(o.trace_file))) return false;
+        out = json_file.get();
+      }
+      json = std::make_unique<humus::trace::JsonWriter>([out](std::string_view line) {
+        std::fwrite(line.data(), 1, line.size(), out);
+        if (out == stderr) std::fflush(out);
+      });
+      tee.add(json.get());
+    }
+    if (!o.diagram.empty()) {
+      if (!(diagram_file = open_output(o.diagram))) return false;
+      diagram = std::make_unique<humus::trace::Diagram>(title);
+      tee.add(diagram.get());
+    }
+    if (json || diagram) ro.tracer = &tee;
+    return true;
+  }
+  // Writes the diagram of what ran (also after a runtime error or a limit).
+  bool finish() {
+    if (json_file) std::fflush(json_file.get());
+    if (!diagram) return true;
+    std::string svg = diagram->svg();
+    bool ok = std::fwrite(svg.data(), 1, svg.size(), diagram_file.get()) == svg.size() &&
+              std::fflush(diagram_file.get()) == 0;
+    if (!ok) std::cerr << "humus: cannot write '" << diagram_path << "'\n";
+    return ok;
+  }
+  std::string diagram_path;
+};
+
 // Runs one program to quiescence; returns the exit status.
 int run(const Options& o, humus::ast::SourcePtr source) {
   humus::rt::RuntimeOptions ro = runtime_options(o);
   ro.limits = o.limits;
   ro.limits.on_stuck = exit_when_stuck;
+  Tracing tracing;
+  tracing.diagram_path = o.diagram;
+  if (!tracing.setup(o, source->name, ro)) return kExitUsage;
   int status = kExitOk;
   SignalLeave signals(!ro.cluster.url.empty() && !o.check && !o.dump_code);
   // A node runs until it leaves: what it prints should not wait for its end.
@@ -254,7 +318,7 @@ int run(const Options& o, humus::ast::SourcePtr source) {
                  stats.unhandled, stats.errors, stats.actors, interp.runtime().threads());
     if (o.stats) print_stats(stats, !ro.cluster.url.empty());
     // Dropped messages are silent by default; say that there were some.
-    if (stats.unhandled && !o.warn_unhandled && !o.trace)
+    if (stats.unhandled && !o.warn_unhandled && o.trace.empty())
       humus::cli::write_stderr("humus: warning: " + std::to_string(stats.unhandled) +
                                (stats.unhandled == 1 ? " message was" : " messages were") +
                                " not handled (run with -W to see which)\n");
@@ -264,6 +328,7 @@ int run(const Options& o, humus::ast::SourcePtr source) {
       status = kExitLimit;
     }
   });
+  if (!tracing.finish() && status == kExitOk) status = kExitUsage;
   return status;
 }
 
@@ -293,7 +358,12 @@ int run_command(int argc, char** argv) {
       ->check(CLI::Range(1u, 1u << 20));
   app.add_option("--seed", o.seed,
                  "seed for `random`; with one thread (the default when --seed is given) runs are repeatable");
-  app.add_flag("--trace", o.trace, "print every message-event to stderr");
+  app.add_flag("--trace{text}", o.trace,
+               "print every message-event to stderr: --trace (or --trace=text) as text, --trace=json as one JSON "
+               "object per event (docs/trace.md)")
+      ->check(CLI::IsMember({"text", "json"}));
+  app.add_option("--trace-file", o.trace_file, "write --trace=json to FILE instead of stderr");
+  app.add_option("--diagram", o.diagram, "draw the run's sequence diagram to FILE, as SVG (docs/trace.md)");
   app.add_flag("-W,--warn,--warn-unhandled", o.warn_unhandled,
                "report every message dropped (unhandled, or sent to a non-actor) and every value quietly ignored "
                "(a non-function applied, a statement's non-block value), with its location");
@@ -308,6 +378,7 @@ int run_command(int argc, char** argv) {
   app.add_flag("--sandbox", o.sandbox,
                "no file access from Humus code: IMPORT takes standard-library modules only (for untrusted code)");
   app.add_flag("--no-prelude", o.no_prelude, "do not import the prelude (stdlib/prelude.hum) before the script");
+  app.add_flag("--lsp", o.lsp, "run as a language server: LSP over standard input and output (docs/editors.md)");
   // Resource limits (docs/reliability.md): exceeding one stops the run, exit status 3.
   app.add_option("--max-events", o.limits.max_events, "stop after N message-events")
       ->check(CLI::Range(uint64_t(1), UINT64_MAX));
@@ -373,6 +444,20 @@ int run_command(int argc, char** argv) {
   spdlog::set_default_logger(logger);
   spdlog::set_level(spdlog::level::from_str(o.log_level));
 
+  if (!o.trace_file.empty() && o.trace != "json") {
+    std::cerr << "humus: --trace-file needs --trace=json\n";
+    return kExitUsage;
+  }
+  if (o.lsp) {
+    if (o.has_code || !o.file.empty()) {
+      std::cerr << "humus: --lsp takes no FILE or -e CODE: the editor sends the documents\n";
+      return kExitUsage;
+    }
+    // On a deep stack like a script: documents are parsed and compiled.
+    int status = 0;
+    humus::rt::run_on_big_stack([&] { status = humus::lsp::serve(STDIN_FILENO, STDOUT_FILENO); });
+    return status;
+  }
   if (o.has_code && !o.file.empty()) {
     humus::cli::write_stderr("humus: give either a FILE or -e CODE, not both\n");
     return kExitUsage;

@@ -269,6 +269,7 @@ class Compiler {
                      LambdaCode* code = nullptr);
   void entry(Fn& fn, const ast::Pattern& param, const ast::Expr& body, Mode mode, uint32_t& at);
   void plan_factory(Fn& fn, const ast::Pattern& param, const ast::Expr& body);
+  LambdaCode* named(LambdaCode* code, const std::string& name, const ast::Expr& body);
   static void check_unique(const ast::Pattern& p, const ast::Pattern* other = nullptr);
   void closure(Fn& fn, const ast::Expr& lam, uint32_t dst);
   void emit_closure(Fn& fn, LambdaCode* code, uint32_t dst, ast::Loc l);
@@ -738,7 +739,7 @@ void Compiler::equation(Fn& fn, const ast::Equation& eq, Labels& fails, Binders&
     case ast::Equation::Kind::FunctionDef: {
       const uint32_t reg = b.preset ? b.preset->at(eq.name) : alloc(fn, 1, eq.loc);
       std::unordered_map<std::string, Special> specials{{eq.name, {CaptureSource::Kind::SelfFn}}};
-      LambdaCode* code = lambda(fn, *eq.param, *eq.body, eq.loc, std::move(specials));
+      LambdaCode* code = named(lambda(fn, *eq.param, *eq.body, eq.loc, std::move(specials)), eq.name, *eq.body);
       emit_closure(fn, code, reg, eq.loc);
       if (!b.preset) b.bound.emplace_back(eq.name, reg);
       return;
@@ -746,6 +747,9 @@ void Compiler::equation(Fn& fn, const ast::Equation& eq, Labels& fails, Binders&
     case ast::Equation::Kind::PatternDef: {
       check_unique(*eq.lhs);
       Operand v = operand(fn, *eq.body);
+      if (eq.lhs->kind == ast::PatternKind::Bind && eq.body->kind == ast::ExprKind::Lambda)  // DEF name AS \x...
+        if (auto it = lambdas_.find(eq.body->body.get()); it != lambdas_.end() && it->second->name.empty())
+          it->second->name = eq.lhs->name;
       match(fn, *eq.lhs, v.reg, v.temp, fails, b);
       if (b.preset) fn.top = mark;
       return;
@@ -1327,7 +1331,7 @@ void Compiler::block_body(Fn& fn, const std::vector<ast::StmtPtr>& stmts, bool i
     FunctionBinding fb;
     if (as_function_binding(first, fb)) {
       std::unordered_map<std::string, Special> specials{{*fb.name, {CaptureSource::Kind::SelfFn}}};
-      LambdaCode* code = lambda(fn, *fb.param, *fb.body, fb.loc, std::move(specials));
+      LambdaCode* code = named(lambda(fn, *fb.param, *fb.body, fb.loc, std::move(specials)), *fb.name, *fb.body);
       emit_closure(fn, code, scope.regs.at(*fb.name), fb.loc);
       continue;
     }
@@ -1488,6 +1492,17 @@ void Compiler::plan_factory(Fn& fn, const ast::Pattern& param, const ast::Expr& 
   code.factory_sources = std::move(sources);
 }
 
+// Names the code of DEF name(...) AS body, and the lambda its body is, if
+// it is one: `DEF counter(n) AS \msg.[...]` gives actors whose behavior a
+// trace calls counter.
+LambdaCode* Compiler::named(LambdaCode* code, const std::string& name, const ast::Expr& body) {
+  code->name = name;
+  if (body.kind == ast::ExprKind::Lambda)
+    if (auto it = lambdas_.find(body.body.get()); it != lambdas_.end() && it->second->name.empty())
+      it->second->name = name;
+  return code;
+}
+
 void Compiler::emit_closure(Fn& fn, LambdaCode* code, uint32_t dst, ast::Loc l) {
   std::vector<CaptureSource> sources;
   for (const auto& name : captures_.at(code)->names) sources.push_back(source_for(fn, name));
@@ -1552,7 +1567,8 @@ void Compiler::group(Fn& fn, const std::vector<FunctionBinding>& fbs, const std:
       for (size_t j = 0; j < fbs.size(); ++j)
         specials[*fbs[j].name] =
             j == k ? Special{CaptureSource::Kind::SelfFn} : Special{CaptureSource::Kind::Sibling, codes[j]};
-      lambda(fn, *fbs[k].param, *fbs[k].body, fbs[k].loc, std::move(specials), caps, codes[k]);
+      named(lambda(fn, *fbs[k].param, *fbs[k].body, fbs[k].loc, std::move(specials), caps, codes[k]), *fbs[k].name,
+            *fbs[k].body);
     }
   }
   GroupPlan plan;
@@ -1585,7 +1601,7 @@ std::unique_ptr<TopStmt> Compiler::top(const ast::Stmt& s) {
       if (eq.kind == ast::Equation::Kind::FunctionDef) {
         // Top-level functions reach themselves through their global (late-bound).
         const uint32_t r = alloc(fn, 1, eq.loc);
-        emit_closure(fn, lambda(fn, *eq.param, *eq.body, eq.loc, {}), r, eq.loc);
+        emit_closure(fn, named(lambda(fn, *eq.param, *eq.body, eq.loc, {}), eq.name, *eq.body), r, eq.loc);
         emit(fn, Op::SETGLOBAL, s.loc, r, global_def(fn, eq.name));
       } else {
         Labels fails;

@@ -48,9 +48,10 @@ auto guarded(const std::string& what, F&& f) {
 // A C++ function as a Humus function: `name(x)` calls fn(x).
 class HostFunctionCode final : public rt::FunctionCode {
  public:
-  HostFunctionCode(std::string name, Function fn)
-      : rt::FunctionCode(rt::SourceLoc{}), file_("<native " + name + ">"), fn_(std::move(fn)) {
+  HostFunctionCode(const std::string& host_name, Function fn)
+      : rt::FunctionCode(rt::SourceLoc{}), file_("<native " + host_name + ">"), fn_(std::move(fn)) {
     loc.file = &file_;
+    name = host_name;
   }
   rt::Value apply(const rt::Closure&, const rt::Value& arg, rt::Context&) const override {
     return guarded(file_, [&] { return to_rt(fn_(to_public(arg))); });
@@ -139,7 +140,8 @@ LogLevel level_of(std::string_view text) {
 
 }  // namespace
 
-struct Runtime::Impl {
+// Hidden, though nested in an exported class: none of it is API.
+struct __attribute__((visibility("hidden"))) Runtime::Impl {
   Runtime& owner;
   Options options;
 
@@ -157,6 +159,11 @@ struct Runtime::Impl {
 
   std::mutex load_mutex;                          // one unit loads at a time
   std::vector<Diagnostic>* collecting = nullptr;  // the Result being filled (under load_mutex)
+
+  // Contexts for host calls (Runtime::call): one per call in flight, kept
+  // for the next (each holds a VM stack that grows once).
+  std::mutex contexts_mutex;
+  std::vector<std::unique_ptr<rt::Context>> contexts;
 
   std::unique_ptr<interp::Interpreter> interp;
 
@@ -201,6 +208,7 @@ struct Runtime::Impl {
   // after that, which never looks at their code.
   ~Impl() {
     interp->runtime().stop();
+    contexts.clear();
     codes.clear();
     interp.reset();
   }
@@ -250,6 +258,47 @@ struct Runtime::Impl {
     collecting = &r.diagnostics;
     r.status = status_of(interp->import(module));
     collecting = nullptr;
+    return r;
+  }
+
+  // Applies `fn` to `args` on this thread, as a top-level statement runs:
+  // a transaction of its own, whose failure is a Result.
+  Result call(const Value& fn, std::span<const Value> args, const std::string& what) {
+    Result r;
+    if (!fn.is_function()) return failed(std::move(r), what, "not a function: " + fn.to_string());
+    std::unique_ptr<rt::Context> cx;
+    {
+      std::lock_guard lock(contexts_mutex);
+      if (!contexts.empty()) {
+        cx = std::move(contexts.back());
+        contexts.pop_back();
+      }
+    }
+    if (!cx) cx = rt().make_context();
+    static const rt::SourceLoc loc{};
+    try {
+      std::vector<rt::Value> values;  // f() is f(NIL); f(a, b) spreads as in Humus
+      if (args.empty()) values.push_back(rt::Value::nil());
+      for (const Value& a : args) values.push_back(to_rt(a));
+      r.value = to_public(interp::call_value(to_rt(fn), values.data(), uint32_t(values.size()), *cx, loc));
+      rt().commit(*cx);
+    } catch (const rt::EventError& e) {
+      cx->fx.clear();
+      r = failed(std::move(r), e.loc.file ? e.loc.file_name() : what, "runtime error: " + e.message, e.loc.line,
+                 e.loc.column);
+    } catch (const std::exception& e) {
+      cx->fx.clear();
+      r = failed(std::move(r), what, std::string("runtime error: ") + e.what());
+    }
+    std::lock_guard lock(contexts_mutex);
+    contexts.push_back(std::move(cx));
+    return r;
+  }
+
+  static Result failed(Result r, std::string file, std::string message, unsigned line = 0, unsigned column = 0) {
+    r.status = Result::Status::RuntimeError;
+    r.value = Value();
+    r.diagnostics.push_back(Diagnostic{std::move(file), line, column, Diagnostic::Severity::Error, std::move(message)});
     return r;
   }
 
@@ -384,6 +433,21 @@ Value Runtime::define_actor(std::string_view name, Behavior behavior) {
   Value actor = create(std::move(behavior));
   define(name, actor);
   return actor;
+}
+
+Result Runtime::call_args(std::string_view name, std::span<const Value> args) {
+  auto life = impl_->enter();
+  const std::string what = "<call " + std::string(name) + ">";
+  rt::Globals& g = impl_->rt().globals();
+  auto slot = g.find(name);
+  rt::Value fn = slot ? g.get(*slot) : rt::Value();
+  if (fn.empty()) return Impl::failed(Result(), what, "no global named '" + std::string(name) + "'");
+  return impl_->call(to_public(fn), args, what);
+}
+
+Result Runtime::call_args(const Value& function, std::span<const Value> args) {
+  auto life = impl_->enter();
+  return impl_->call(function, args, "<call>");
 }
 
 Value Runtime::function(Function fn, std::string_view name) {

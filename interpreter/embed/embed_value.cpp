@@ -150,14 +150,14 @@ bool Value::is_string() const {
 
 bool Value::fits_int64() const {
   const rt::Value& v = view(*this);
-  return v.is_small() || (v.is_bigint() && mpz_fits_slong_p(v.as<rt::BigInt>()->z));
+  return rt::integer_to_int64(v).has_value();
 }
 
 int64_t Value::as_int() const {
   const rt::Value& v = view(*this);
-  if (v.is_small()) return v.small_value();
-  if (!fits_int64()) wrong_kind("an integer that fits in 64 bits", *this);
-  return mpz_get_si(v.as<rt::BigInt>()->z);
+  auto n = rt::integer_to_int64(v);
+  if (!n) wrong_kind("an integer that fits in 64 bits", *this);
+  return *n;
 }
 
 std::string Value::as_decimal() const {

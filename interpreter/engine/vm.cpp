@@ -62,6 +62,11 @@ inline bool equal_values(const Value& a, const Value& b) {
 constexpr size_t kMaxDepth = size_t(1) << 20;
 constexpr size_t kMaxStack = size_t(1) << 26;
 
+// Every so many calls and tail calls (the only ways code can run for long:
+// Humus loops are tail calls), the running event asks the runtime whether
+// the run was interrupted (Runtime::safe_point): one decrement per call.
+constexpr uint32_t kSafePointTicks = 1 << 16;
+
 // What ends a frame, and what the end gives the C++ caller of an entry frame.
 enum class Kind : uint8_t { Value, Stmt };
 enum class Outcome : uint8_t { Value, Done, Unhandled };
@@ -221,6 +226,8 @@ VmState& vm_of(rt::Context& cx) {
 }
 
 [[noreturn, gnu::noinline]] void too_deep(const rt::SourceLoc& loc) { rt::recursion_too_deep(loc); }
+
+[[gnu::noinline]] void safe_point(rt::Context& cx, const rt::SourceLoc& loc) { cx.rt.safe_point(loc); }
 
 bool is_humus(const Value& fn) { return fn.is(rt::ObjKind::Closure) && fn.as<rt::Closure>()->code->tail_callable; }
 const LambdaCode& code_of(const Value& fn) { return static_cast<const LambdaCode&>(*fn.as<rt::Closure>()->code); }
@@ -548,6 +555,7 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
   Value* R = vm.stack + ci->base;
   const Value* K = P->consts.data();
   const std::atomic<bool>& intact = cx.rt.globals().builtins_intact();
+  uint32_t ticks = kSafePointTicks;  // calls and tail calls until the next safe point
   Instr ins;
   uint32_t drops = kDropAll;  // the drop bound do_tailexec releases
 
@@ -563,6 +571,13 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
 #define CHECK_EMPTY() check_empty_stack(vm)
 #define JUMP(offset) (pc += int16_t(offset))  // jumps are relative to the next instruction
 #define INTACT() intact.load(std::memory_order_relaxed)
+#define SAFE_POINT()                                  \
+  do {                                                \
+    if (--ticks == 0) [[unlikely]] {                  \
+      ticks = kSafePointTicks;                        \
+      safe_point(cx, LOC());                          \
+    }                                                 \
+  } while (0)
 
 #if HUMUS_THREADED
   static const void* const kLabels[] = {
@@ -589,6 +604,7 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
   // `entry`; this frame goes on after the call when the callee ends.
 #define PUSH(proto_, entry_, kind_, has_site_, site_, loc_)                                 \
   do {                                                                                   \
+    SAFE_POINT();                                                                        \
     const uint32_t nb = ci->base + ins.a + 1;                                            \
     ci->pc = pc;                                                                         \
     if (!vm.room_for_call(size_t(nb) + (proto_)->nregs)) [[unlikely]]                    \
@@ -919,6 +935,7 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
     NEXT();
   }
   CASE(TAILCALL) {
+    SAFE_POINT();
     uint64_t fbits;
     if (ins.c) {  // the callee is a global
       const GlobalRef& g = P->globals[ins.c - 1];
@@ -1007,6 +1024,7 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
     goto do_exec;
   }
   CASE(TAILCALLST) {
+    SAFE_POINT();
     const Value& fn = R[ins.a];
     if (is_humus(fn)) [[likely]] {
       const Proto* callee = &code_of(fn).proto;
@@ -1187,6 +1205,7 @@ do_exec:  // run R(a) as a statement, then go on here
 
 do_tailexec:  // run R(a) as a statement in place of this frame
 {
+  SAFE_POINT();
   const Value& v = R[ins.a];
   if (v.is_block()) {
     const Proto* bp = &static_cast<const BlockCodeImpl*>(v.as<rt::BlockValue>()->code)->proto;
@@ -1214,6 +1233,7 @@ do_tailexec:  // run R(a) as a statement in place of this frame
 #undef LOC
 #undef JUMP
 #undef INTACT
+#undef SAFE_POINT
 #undef NEXT
 #undef CASE
 #undef PUSH

@@ -85,8 +85,8 @@ void cluster_behavior(Actor&, const Value& msg, Context& cx) {
 }  // namespace
 
 void define_cluster_actor(Runtime& rt, Cluster&) {
-  static const NativeBehaviorCode code(cluster_behavior);
-  rt.globals().set(rt.globals().slot("cluster"), rt.system_actor(code, "cluster"));
+  static const NativeBehaviorCode code(cluster_behavior, "cluster");
+  rt.globals().set(rt.globals().slot("cluster"), rt.system_actor(code));
 }
 
 }  // namespace humus::rt::cluster
