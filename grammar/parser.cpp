@@ -12,6 +12,7 @@
 // The tree is converted after the parse has succeeded, so nothing is built
 // that backtracking would have to undo.
 #include "grammar/parser.hpp"
+#include "grammar/hints.hpp"
 
 #include <fmt/format.h>
 
@@ -707,6 +708,7 @@ ParseResult parse_program(ast::SourcePtr source) {
     result.program = std::move(program);
   } catch (const syntax_error& e) {
     result.error = e.diag;
+    if (!e.diag.incomplete) result.error->message += syntax_hint(text, e.diag.loc);
   } catch (const pegtl::parse_error& e) {  // not expected: every error point has a message
     const auto& pos = e.positions();
     ast::Loc loc = pos.empty() ? ast::Loc{} : make_loc(pos.front().line, pos.front().column);

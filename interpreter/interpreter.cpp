@@ -266,6 +266,11 @@ Interpreter::Outcome Interpreter::import_at(const std::string& name, const std::
   return outcome;
 }
 
+std::string Interpreter::import_dir(const CompiledUnit& unit) const {
+  if (auto it = module_dirs_.find(unit.source.get()); it != module_dirs_.end()) return it->second;
+  return unit.source ? folder_of(unit.source->name) : "";
+}
+
 // A top-level statement is a message-event of its own, with no actor: its
 // effects commit when it succeeds and vanish when it fails.
 Interpreter::Outcome Interpreter::run_stmt(const CompiledUnit& unit, const TopStmt& t,
@@ -273,12 +278,7 @@ Interpreter::Outcome Interpreter::run_stmt(const CompiledUnit& unit, const TopSt
   if (t.is_import) {
     // Effects already committed by earlier statements stay; the module runs
     // its own statements (each its own transaction) before the next one.
-    std::string dir;
-    if (auto it = module_dirs_.find(unit.source.get()); it != module_dirs_.end())
-      dir = it->second;
-    else if (unit.source)
-      dir = folder_of(unit.source->name);
-    return import_at(t.import, dir, &t.source_loc);
+    return import_at(t.import, import_dir(unit), &t.source_loc);
   }
   rt::Context& cx = top_;
   runtime_->begin_outside(cx);

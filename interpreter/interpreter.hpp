@@ -12,6 +12,7 @@
 #include <memory>
 #include <set>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "grammar/ast.hpp"
@@ -44,6 +45,18 @@ class Interpreter {
   Outcome run(const CompiledUnit& unit, const std::function<void(const rt::Value&)>& on_value = {});
   // Loads and runs a whole source (the `humus FILE` path, without waiting).
   Outcome run_source(ast::SourcePtr source, ScriptMode mode = ScriptMode::Statements);
+
+  // Name checking before a run: every global the unit reads must be defined
+  // somewhere, bound now (built-ins, prelude, earlier code) or bound by the
+  // unit's own top level or by a module it imports (read, not run). Each
+  // name that is not is reported at its first use, with the closest defined
+  // names ("did you mean 'println'?"): as an error for a script (returns
+  // false: nothing should run), as a warning where later input may still
+  // define it (the REPL; returns true; a name that top-level code reads at
+  // once is left to the runtime error, which says the same). When an IMPORT
+  // cannot be read ahead (missing, refused, malformed), nothing is checked:
+  // the run reports that.
+  bool check_names(const CompiledUnit& unit, bool as_errors);
 
   // IMPORT (LANGUAGE.md section 10), for hosts: runs module `name` once per
   // interpreter, as `IMPORT "name"` in a file in folder `from_dir` would
@@ -103,6 +116,12 @@ class Interpreter {
   // IMPORT with the location of the statement (null for hosts' imports).
   Outcome import_at(const std::string& name, const std::string& from_dir, const rt::SourceLoc* loc);
   std::string import_refusal(const std::string& name, const std::string& from_dir) const;
+  // The folder a unit's relative IMPORTs start from.
+  std::string import_dir(const CompiledUnit& unit) const;
+  // Adds to `defined` what the modules `imports` (relative to `dir`) would
+  // define, recursively; false when one of them cannot be read ahead.
+  bool imported_names(const std::vector<std::string>& imports, const std::string& dir,
+                      std::unordered_set<std::string>& defined, std::set<std::string>& seen);
   void report_import_error(const rt::SourceLoc* loc, const std::string& message);
   void report_source_diagnostic(const ast::Source& source, ast::Loc loc, const char* severity,
                                 const std::string& message);

@@ -1,7 +1,8 @@
 // An actor: an address with a mailbox, a behavior and a scheduling state.
 //
 // Layout matters here (an idle actor should cost <= 128 bytes): the object
-// header with the scheduling state, a run-unique id for printing (@17), the
+// header with the scheduling state, a run-unique id for printing (@17) that
+// also holds the name it was CREATEd with (for diagnostics: greeter@17), the
 // behavior, the ready-queue link, and the mailbox ends with their stub.
 // Built-in actors (println, timer, ...) have a Closure over NativeBehaviorCode.
 //
@@ -23,15 +24,27 @@ enum class SchedState : uint8_t { Idle, Scheduled, Running };
 // never share a line (every message writes the receiver's state, mailbox
 // and reference count), and an idle actor costs 64 bytes plus its behavior.
 struct alignas(64) Actor : Object {
+  // The id takes the low 44 bits of id_and_name (17 trillion actors; beyond,
+  // printed numbers repeat, identity does not); the high 20 bits hold the
+  // symbol of the actor's CREATE name plus one, or 0 for none.
+  static constexpr int kIdBits = 44;
+  static constexpr uint64_t kIdMask = (uint64_t(1) << kIdBits) - 1;
+  static constexpr uint32_t kNoName = UINT32_MAX;
+
   std::atomic<SchedState> state{SchedState::Idle};  // in Object's tail padding
-  uint64_t id;
+  uint64_t id_and_name;
   Value behavior;               // a function value (Closure or Native)
   Actor* next_ready = nullptr;  // intrusive link for the dispatcher's queues
   Mailbox mailbox;
 
-  explicit Actor(uint64_t i) : Object(ObjKind::Actor), id(i) {
+  // `name`: a symbol id (set while no other thread can see the actor).
+  explicit Actor(uint64_t i, uint32_t name = kNoName) : Object(ObjKind::Actor), id_and_name(i & kIdMask) {
+    if (name < (uint32_t(1) << (64 - kIdBits)) - 1) id_and_name |= uint64_t(name + 1) << kIdBits;
     detail::live_actors.fetch_add(1, std::memory_order_relaxed);  // see live_actor_count()
   }
+  uint64_t id() const { return id_and_name & kIdMask; }
+  // The symbol of its CREATE name, or kNoName.
+  uint32_t name() const { return id_and_name >> kIdBits ? uint32_t(id_and_name >> kIdBits) - 1 : kNoName; }
 };
 
 static_assert(sizeof(Actor) == 64, "an actor should fill exactly one cache line");

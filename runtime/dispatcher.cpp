@@ -201,7 +201,7 @@ void Dispatcher::run_turn(Worker& w, Actor* actor) {
   // queue may run it, so it must find it Scheduled, never Running.
   if (actor->state.exchange(SchedState::Running, std::memory_order_acq_rel) != SchedState::Scheduled) {
     std::fprintf(stderr, "humus: internal error: actor @%llu run by two workers at once\n",
-                 static_cast<unsigned long long>(actor->id));
+                 static_cast<unsigned long long>(actor->id()));
     std::abort();
   }
 #else

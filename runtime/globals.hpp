@@ -49,6 +49,9 @@ class Globals {
   // The cell behind a slot: it never moves, so compiled code can keep its address.
   const std::atomic<uint64_t>* cell_address(uint32_t slot) const { return &cell(slot); }
 
+  // The standard library's own helpers (prelude_*): globals like any other,
+  // left out of "did you mean" suggestions, the REPL's :globals and its completion.
+  static bool is_internal(std::string_view name) { return name.starts_with("prelude_"); }
   // Every bound global, in slot order (for :globals and embedding).
   std::vector<std::pair<std::string, Value>> bound() const;
 

@@ -41,7 +41,7 @@ void print_atom(std::string& out, const Value& v) {
       case ObjKind::BigInt: return append_integer(out, v);
       case ObjKind::Actor:
         out += '@';
-        return append_uint(out, static_cast<Actor*>(o)->id);
+        return append_uint(out, static_cast<Actor*>(o)->id());
       case ObjKind::Closure: {
         auto* c = static_cast<Closure*>(o);
         out += '\\';
@@ -200,6 +200,14 @@ std::string to_string(const Value& v, const PrintLimit& limit) {
   std::string s;
   print_value(s, v, limit);
   return s;
+}
+
+std::string actor_label(const Actor& a) {
+  std::string out;
+  if (a.name() != Actor::kNoName) out = symbol_name(a.name());
+  out += '@';
+  append_uint(out, a.id());
+  return out;
 }
 
 void cut_text(std::string& s, size_t at) {

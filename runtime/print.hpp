@@ -26,5 +26,9 @@ void print_value(std::string& out, const Value& v, const PrintLimit& limit = kNo
 std::string to_string(const Value& v, const PrintLimit& limit = kNoPrintLimit);
 // Cuts `s` to its first `at` bytes (less, not to split a UTF-8 character) and appends "...".
 void cut_text(std::string& s, size_t at);
+// An actor as diagnostics name it: its CREATE name and number, greeter@4,
+// or just @4 (values themselves print as @4, section 11).
+struct Actor;
+std::string actor_label(const Actor& a);
 
 }  // namespace humus::rt

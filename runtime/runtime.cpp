@@ -9,6 +9,8 @@
 #include "runtime/integer.hpp"
 #include "runtime/print.hpp"
 #include "runtime/stack_guard.hpp"
+#include "runtime/symbols.hpp"
+#include "runtime/text.hpp"
 
 namespace humus::rt {
 
@@ -28,6 +30,14 @@ void println_behavior(Actor&, const Value& msg, Context& cx) {
   print_value(line, msg);
   line += '\n';
   cx.rt.write_out(line);
+}
+
+// print: a string as its UTF-8 text, anything else as println writes it.
+void print_behavior(Actor&, const Value& msg, Context& cx) {
+  std::optional<std::string> text = string_text(msg);
+  if (!text) return println_behavior(*cx.self, msg, cx);
+  *text += '\n';
+  cx.rt.write_out(*text);
 }
 }  // namespace
 
@@ -147,6 +157,8 @@ void Runtime::define_builtins() {
   globals_.set(globals_.slot("println"), native_actor(println_code));
   globals_.set(globals_.slot("timer"), native_actor(timer_code));
   globals_.set(globals_.slot("random"), native_actor(random_code));
+  static const NativeBehaviorCode print_code(print_behavior, "print");
+  globals_.set(globals_.slot("print"), system_actor(print_code));
 }
 
 bool NativeBehaviorCode::run_behavior(const Closure&, const Value& msg, Context& cx) const {
@@ -154,19 +166,21 @@ bool NativeBehaviorCode::run_behavior(const Closure&, const Value& msg, Context&
   return true;
 }
 
-Value Runtime::native_actor(const NativeBehaviorCode& code) { return new_actor(Value::adopt(Closure::make(&code, 0))); }
+Value Runtime::native_actor(const NativeBehaviorCode& code) {
+  return new_actor(Value::adopt(Closure::make(&code, 0)), intern_symbol(code.name));
+}
 
-Value Runtime::new_actor(Value behavior) {
+Value Runtime::new_actor(Value behavior, uint32_t name) {
   uint64_t id = next_actor_id_.fetch_add(1, std::memory_order_relaxed);
   if (id > actor_id_check_) [[unlikely]]
-    return new_actor_checked(id, std::move(behavior));
-  auto* a = new Actor(id);
+    return new_actor_checked(id, std::move(behavior), name);
+  auto* a = new Actor(id, name);
   a->behavior = std::move(behavior);
   return Value::adopt(a);
 }
 
 Value Runtime::system_actor(const NativeBehaviorCode& code) {
-  auto* a = new Actor(0);
+  auto* a = new Actor(0, intern_symbol(code.name));
   a->behavior = Value::adopt(Closure::make(&code, 0));
   return Value::adopt(a);
 }
@@ -179,9 +193,9 @@ Value Runtime::new_foreign_actor(const ForeignCode& code) {
 }
 
 // Past the actor limit, or tracing (which notes every actor made).
-Value Runtime::new_actor_checked(uint64_t id, Value behavior) {
+Value Runtime::new_actor_checked(uint64_t id, Value behavior, uint32_t name) {
   if (id > actor_id_cap_) actor_limit_reached();
-  auto* a = new Actor(id);
+  auto* a = new Actor(id, name);
   a->behavior = std::move(behavior);
   Value v = Value::adopt(a);
   if (tracer_) Tracer::note_created(v);
@@ -225,7 +239,7 @@ void Runtime::safe_point(const SourceLoc& loc) {
 void Runtime::send(const Value& target, Value message) {
   Actor* a = target.as<Actor>();
   if (tracer_) [[unlikely]] {
-    tracer_->outside_send(a->id, [&] { dispatcher_.enqueue(a, std::move(message)); });
+    tracer_->outside_send(a->id(), [&] { dispatcher_.enqueue(a, std::move(message)); });
     return;
   }
   dispatcher_.enqueue(a, std::move(message));
@@ -360,7 +374,7 @@ void Runtime::report_error(const EventError& e, const Actor* actor, const Value*
   if (limit_reached() != LimitKind::None) return;  // stopping: the limit is what gets reported
   errors_.fetch_add(1, std::memory_order_relaxed);
   std::string text = location(e.loc) + ": runtime error";
-  if (actor) text += " in actor @" + std::to_string(actor->id);
+  if (actor) text += " in actor " + actor_label(*actor);
   text += ": " + e.message + "\n";
   if (message) text += "  while handling message: " + shown(*message) + "\n";
   write_err(text);
@@ -387,8 +401,8 @@ void Runtime::report_unhandled(const Actor& actor, const Value& message) {
   if (!options_.warn_unhandled && !text_trace_.load(std::memory_order_relaxed)) return;
   SourceLoc loc;
   if (actor.behavior.is(ObjKind::Closure)) loc = actor.behavior.as<Closure>()->code->loc;
-  write_err(location(loc) + ": warning: actor @" + std::to_string(actor.id) +
-            " did not handle message: " + shown(message) + "\n");
+  write_err(location(loc) + ": warning: actor " + actor_label(actor) + " did not handle message: " + shown(message) +
+            "\n");
 }
 
 RuntimeStats Runtime::stats() const {

@@ -84,10 +84,12 @@ class Runtime final : public EventRunner {
     trace_.store(on || tracer_, std::memory_order_relaxed);
   }
 
-  // A new actor with `behavior` (a function value, not checked here).
-  Value new_actor(Value behavior);
-  // The actor `cluster`: numbered @0, so that adding it did not renumber
-  // the actors of every program (@1..@3 are println, timer and random).
+  // A new actor with `behavior` (a function value, not checked here),
+  // named for diagnostics by the symbol `name` (its CREATE name), if any.
+  Value new_actor(Value behavior, uint32_t name = Actor::kNoName);
+  // The actors `print` and `cluster`: numbered @0, so that adding them did
+  // not renumber the actors of every program (@1..@3 are println, timer and
+  // random); diagnostics tell them apart by name (print@0).
   Value system_actor(const NativeBehaviorCode& code);
   // A foreign actor (runtime/foreign.hpp) whose behavior is `code`.
   Value new_foreign_actor(const ForeignCode& code);
@@ -191,7 +193,7 @@ class Runtime final : public EventRunner {
   [[gnu::noinline]] void commit_distributed(Context& cx);
   void check_event_limit(uint64_t own_events);
   [[noreturn]] void actor_limit_reached();
-  Value new_actor_checked(uint64_t id, Value behavior);
+  Value new_actor_checked(uint64_t id, Value behavior, uint32_t name);
   // Runs the actor's behavior on `message`; false when it did not take it.
   static bool apply_behavior(Actor& actor, Value& message, Context& cx) {
     if (!actor.behavior.is(ObjKind::Closure)) return false;

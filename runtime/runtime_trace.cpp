@@ -9,7 +9,7 @@ namespace humus::rt {
 
 void Runtime::run_event_traced(Actor& actor, Value& message, Context& cx) {
   if (text_trace_.load(std::memory_order_relaxed))
-    write_err("trace: @" + std::to_string(actor.id) + " <- " + shown(message) + "\n");
+    write_err("trace: " + actor_label(actor) + " <- " + shown(message) + "\n");
   Tracer* t = tracer_.get();
   TraceEvent ev;
   if (t) {
@@ -67,7 +67,7 @@ void Runtime::commit_traced(Context& cx, TraceEvent& ev) {
 
 void Runtime::fire_traced(uint64_t id, Value target, Value message) {
   Actor* a = target.as<Actor>();
-  tracer_->fire(id, a->id, [&] { dispatcher_.enqueue(a, std::move(message)); });
+  tracer_->fire(id, a->id(), [&] { dispatcher_.enqueue(a, std::move(message)); });
 }
 
 void Runtime::begin_outside(Context& cx) {

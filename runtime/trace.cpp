@@ -58,10 +58,10 @@ void Tracer::begin(TraceEvent& ev, const Actor* actor) {
   tl_tracing = true;
   tl_created.clear();
   if (!actor) return;
-  ev.actor = actor->id;
+  ev.actor = actor->id();
   ev.behavior = describe_behavior(actor->behavior);
   std::lock_guard lock(mutex_);
-  auto it = queued_.find(actor->id);
+  auto it = queued_.find(actor->id());
   if (it == queued_.end()) return;  // sent before the trace began
   const Queued q = it->second.front();
   it->second.pop_front();
@@ -77,7 +77,7 @@ void Tracer::note_created(const Value& actor) {
 
 void Tracer::record_created(TraceEvent& ev) {
   for (const Value& a : tl_created)
-    ev.created.push_back({a.as<Actor>()->id, describe_behavior(a.as<Actor>()->behavior)});
+    ev.created.push_back({a.as<Actor>()->id(), describe_behavior(a.as<Actor>()->behavior)});
   tl_created.clear();
   tl_tracing = false;
 }
@@ -89,13 +89,13 @@ void Tracer::record_effects(TraceEvent& ev, Context& cx, std::vector<uint64_t>& 
     ev.become = describe_code(*fx.pending_code, fx.pending, fx.pending_count);
   else if (!fx.become.empty())
     ev.become = describe_behavior(fx.become);
-  const uint64_t from = cx.self ? cx.self->id : 0;
+  const uint64_t from = cx.self ? cx.self->id() : 0;
   for (const Effects::Run& r : fx.runs) {
-    auto& queue = queued_[r.target->id];
+    auto& queue = queued_[r.target->id()];
     // The run's messages: single nodes and batches, linked from first to last.
     for (Message* m = r.first;; m = m->next.load(std::memory_order_relaxed)) {
       auto record = [&](const Value& v) {
-        ev.sent.push_back({next_id_, r.target->id, to_string(v, kTraceShown), -1});
+        ev.sent.push_back({next_id_, r.target->id(), to_string(v, kTraceShown), -1});
         queue.push_back({next_id_++, from, -1});
       };
       if (!m->is_batch()) {
@@ -109,7 +109,7 @@ void Tracer::record_effects(TraceEvent& ev, Context& cx, std::vector<uint64_t>& 
   }
   ids.clear();
   for (const Effects::Delayed& d : fx.delayed) {
-    const uint64_t to = d.target.as<Actor>()->id;
+    const uint64_t to = d.target.as<Actor>()->id();
     ev.sent.push_back({next_id_, to, to_string(d.message, kTraceShown), d.delay_ms});
     delayed_[next_id_] = {next_id_, from, d.delay_ms};
     ids.push_back(next_id_++);

@@ -41,7 +41,16 @@ expect(stdin_pipe 0 "^#from_stdin\n$" "^$" INPUT "${DIR}/stdin.txt")
 expect(check_ok 0 "^$" "^$" ARGS --check ok.hum)
 expect(check_syntax 2 "^$" "^syntax.hum:1:8: error: expected 'TO'" ARGS --check syntax.hum)
 expect(syntax_error 2 "^$" "^syntax.hum:1:8: error: " ARGS syntax.hum)
-expect(runtime_error 1 "^$" "^runtime.hum:1:20: runtime error in actor @4: THROW #boom\n  while handling message: #boom\n$"
+# Names are checked before anything runs, by --check too, against the
+# prelude unless --no-prelude.
+file(WRITE "${DIR}/misspelt.hum" "SEND #not_run TO println\nSEND 1 TO printn\n")
+file(WRITE "${DIR}/uses_prelude.hum" "SEND length((1, 2, NIL)) TO println\n")
+expect(check_undefined 2 "^$" "^misspelt.hum:2:11: error: 'printn' is not defined; did you mean 'print' or 'println'\\?\nSEND 1 TO printn\n          \\^\n$"
+       ARGS --check misspelt.hum)
+expect(run_undefined 2 "^$" "^misspelt.hum:2:11: error: 'printn' is not defined" ARGS misspelt.hum)
+expect(check_prelude 0 "^$" "^$" ARGS --check uses_prelude.hum)
+expect(check_no_prelude 2 "^$" "^uses_prelude.hum:1:6: error: 'length' is not defined" ARGS --check --no-prelude uses_prelude.hum)
+expect(runtime_error 1 "^$" "^runtime.hum:1:20: runtime error in actor a@4: THROW #boom\n  while handling message: #boom\n$"
        ARGS runtime.hum)
 expect(missing_file 2 "^$" "^humus: cannot open 'missing.hum': No such file or directory\n$" ARGS missing.hum)
 # A script is a readable regular file (or a pipe): a folder or a device is
@@ -84,8 +93,8 @@ cmake_host_system_information(RESULT cores QUERY NUMBER_OF_LOGICAL_CORES)
 expect(threads_default 0 "^#ok, 3\n$" "on ${cores} worker threads" ARGS --log-level info ok.hum)
 expect(threads_seed 0 "^#ok, 3\n$" "on 1 worker threads" ARGS --log-level info --seed 7 ok.hum)
 expect(threads_seed_explicit 0 "^#ok, 3\n$" "on 3 worker threads" ARGS --log-level info --seed 7 --threads 3 ok.hum)
-expect(trace 0 "^#ok, 3\n$" "trace: @1 <- #ok, 3" ARGS --trace ok.hum)
-expect(trace_text 0 "^#ok, 3\n$" "trace: @1 <- #ok, 3" ARGS --trace=text ok.hum)
+expect(trace 0 "^#ok, 3\n$" "trace: println@1 <- #ok, 3" ARGS --trace ok.hum)
+expect(trace_text 0 "^#ok, 3\n$" "trace: println@1 <- #ok, 3" ARGS --trace=text ok.hum)
 # --trace=json: one object per event (docs/trace.schema.json; the schema test checks every field).
 expect(trace_json 0 "^#ok, 3\n$"
        "^{\"event\":1,[^\n]*\"actor\":null,\"statement\":{\"file\":\"ok.hum\",\"line\":1,\"column\":1},\"sent\":\\[{\"id\":1,\"to\":1,\"message\":\"#ok, 3\"}\\][^\n]*\n{\"event\":2,[^\n]*\"actor\":1,\"behavior\":\"println\",\"message_id\":1,\"from\":null,\"message\":\"#ok, 3\"[^\n]*\"outcome\":\"committed\"}\n$"

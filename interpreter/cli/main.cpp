@@ -277,25 +277,28 @@ int run(const Options& o, humus::ast::SourcePtr source) {
     signals.watch(interp.runtime());
     interp.set_sandbox(o.sandbox);
     using Outcome = humus::interp::Interpreter::Outcome;
-    if (o.check || o.dump_code) {
+    if (o.dump_code) {
       Outcome outcome;
       humus::interp::CompiledUnit* unit = interp.load(source, &outcome, nullptr, mode(o));
       status = unit ? kExitOk : kExitUsage;
-      if (unit && o.dump_code) humus::cli::write_stdout(humus::interp::disassemble(*unit));
+      if (unit) humus::cli::write_stdout(humus::interp::disassemble(*unit));
       return;
     }
     // The prelude (stdlib/prelude.hum) defines globals only; it creates no
     // actors, so a script's actor numbers are the same with or without it.
+    // --check loads it too: the script's names are checked against it.
     if (!o.no_prelude && interp.load_prelude() != Outcome::Ok) {
       status = kExitUsage;
       return;
     }
     Outcome outcome;
     humus::interp::CompiledUnit* unit = interp.load(source, &outcome, nullptr, mode(o));
-    if (!unit) {
+    // A name defined nowhere stops the script before anything runs.
+    if (!unit || !interp.check_names(*unit, true)) {
       status = kExitUsage;
       return;
     }
+    if (o.check) return;
     spdlog::debug("compiled {} top-level statements", unit->stmts.size());
     // Top-level statements run before dispatch starts, so a script's own
     // order is deterministic; their messages are already queued by then.
@@ -314,6 +317,11 @@ int run(const Options& o, humus::ast::SourcePtr source) {
     spdlog::info("{} events, {} unhandled messages, {} errors, {} actors, on {} worker threads", stats.events,
                  stats.unhandled, stats.errors, stats.actors, interp.runtime().threads());
     if (o.stats) print_stats(stats, !ro.cluster.url.empty());
+    // Dropped messages are silent by default; say that there were some.
+    if (stats.unhandled && !o.warn_unhandled && o.trace.empty())
+      humus::cli::write_stderr("humus: warning: " + std::to_string(stats.unhandled) +
+                               (stats.unhandled == 1 ? " message was" : " messages were") +
+                               " not handled (run with -W to see which)\n");
     if (interp.runtime().had_error()) status = kExitRuntimeError;
     if (interp.runtime().limit_reached() != humus::rt::LimitKind::None) {
       report_limit(interp.runtime().limit_message());

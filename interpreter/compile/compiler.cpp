@@ -162,6 +162,8 @@ class Compiler {
 
   std::unique_ptr<TopStmt> top(const ast::Stmt& s);
   std::vector<CompileWarning> warnings;
+  std::vector<GlobalUse> global_reads;
+  std::vector<std::string> global_defs;
 
  private:
   // ---- locations, errors, emitting
@@ -187,6 +189,8 @@ class Compiler {
   uint32_t alloc(Fn& fn, uint32_t n, ast::Loc l);
   uint32_t constant_index(Fn& fn, const Value& v);
   uint32_t global_index(Fn& fn, const std::string& name);
+  uint32_t global_read(Fn& fn, const std::string& name, ast::Loc l);
+  uint32_t global_def(Fn& fn, const std::string& name);
   void check_not_top(const Fn& fn, ast::Loc loc, const char* what) const {
     if (fn.top_level) error(loc, std::string(what) + " can only be used inside an actor's behavior, not at top level");
   }
@@ -269,6 +273,10 @@ class Compiler {
   static void check_unique(const ast::Pattern& p, const ast::Pattern* other = nullptr);
   void closure(Fn& fn, const ast::Expr& lam, uint32_t dst);
   void emit_closure(Fn& fn, LambdaCode* code, uint32_t dst, ast::Loc l);
+  // CREATE's actor, named for diagnostics (greeter@4) by a symbol constant.
+  void new_actor(Fn& fn, const ast::Stmt& create, uint32_t dst) {
+    emit(fn, Op::NEWACTOR, create.loc, dst, constant_index(fn, Value::symbol(rt::intern_symbol(create.name))) + 1);
+  }
   void block_value(Fn& fn, const ast::Expr& e, uint32_t dst);
   void group(Fn& fn, const std::vector<FunctionBinding>& fbs, const std::vector<uint32_t>& regs, ast::Loc l);
 
@@ -282,6 +290,7 @@ class Compiler {
   std::map<const ast::Expr*, LambdaCode*> lambdas_;  // each literal compiled once
   std::map<const ast::Expr*, BlockCodeImpl*> blocks_;
   std::map<const void*, std::shared_ptr<Captures>> captures_;  // of each LambdaCode and BlockCodeImpl
+  std::unordered_map<std::string, size_t> read_names_;         // index in global_reads of each global read
 };
 
 // ------------------------------------------------------------ emitting
@@ -310,6 +319,20 @@ uint32_t Compiler::constant_index(Fn& fn, const Value& v) {
   fn.proto->consts.push_back(v);
   if (!v.is_object()) fn.word_consts.emplace(v.bits(), i);
   return i;
+}
+
+// A read of global `name` at `l`, kept (once per name) for name checking.
+uint32_t Compiler::global_read(Fn& fn, const std::string& name, ast::Loc l) {
+  auto [it, fresh] = read_names_.emplace(name, global_reads.size());
+  if (fresh) global_reads.push_back({name, l});
+  if (fn.top_level) global_reads[it->second].immediate = true;
+  return global_index(fn, name);
+}
+
+// A global a top-level statement binds.
+uint32_t Compiler::global_def(Fn& fn, const std::string& name) {
+  global_defs.push_back(name);
+  return global_index(fn, name);
 }
 
 uint32_t Compiler::global_index(Fn& fn, const std::string& name) {
@@ -380,7 +403,7 @@ void Compiler::load(Fn& fn, const std::string& name, uint32_t dst, ast::Loc l) {
       return;
     }
     case Resolved::Kind::Global:
-      emit(fn, Op::GETGLOBAL, l, dst, global_index(fn, name));
+      emit(fn, Op::GETGLOBAL, l, dst, global_read(fn, name, l));
       return;
   }
 }
@@ -931,7 +954,7 @@ Compiler::CallSetup Compiler::setup_call(Fn& fn, const ast::Expr& e, bool moves,
   fn.movable = moves ? &movable : outer_movable;
   if (global) *global = 0;
   if (global && e.callee->kind == ast::ExprKind::Var && resolve(fn, e.callee->name).kind == Resolved::Kind::Global)
-    *global = global_index(fn, e.callee->name) + 1;
+    *global = global_read(fn, e.callee->name, e.callee->loc) + 1;
   else
     expr(fn, *e.callee, a);
   std::vector<std::pair<uint32_t, uint32_t>> var_moves;  // (instruction, source register)
@@ -1285,7 +1308,7 @@ void Compiler::block_body(Fn& fn, const std::vector<ast::StmtPtr>& stmts, bool i
   for (const auto& s : stmts)
     for (const auto& [name, loc] : statement_binders(*s)) scope.regs[name] = alloc(fn, 1, loc);
 
-  for (size_t i : plan.creates) emit(fn, Op::NEWACTOR, stmts[i]->loc, scope.regs.at(stmts[i]->name));
+  for (size_t i : plan.creates) new_actor(fn, *stmts[i], scope.regs.at(stmts[i]->name));
 
   for (const auto& grp : plan.bindings) {
     const ast::Stmt& first = *stmts[grp.front()];
@@ -1579,7 +1602,7 @@ std::unique_ptr<TopStmt> Compiler::top(const ast::Stmt& s) {
         // Top-level functions reach themselves through their global (late-bound).
         const uint32_t r = alloc(fn, 1, eq.loc);
         emit_closure(fn, named(lambda(fn, *eq.param, *eq.body, eq.loc, {}), eq.name, *eq.body), r, eq.loc);
-        emit(fn, Op::SETGLOBAL, s.loc, r, global_index(fn, eq.name));
+        emit(fn, Op::SETGLOBAL, s.loc, r, global_def(fn, eq.name));
       } else {
         Labels fails;
         Binders b;
@@ -1590,7 +1613,7 @@ std::unique_ptr<TopStmt> Compiler::top(const ast::Stmt& s) {
           emit(fn, Op::LETFAIL, s.loc);
           patch(fn, done, here(fn));
         }
-        for (const auto& [name, reg] : b.bound) emit(fn, Op::SETGLOBAL, s.loc, reg, global_index(fn, name));
+        for (const auto& [name, reg] : b.bound) emit(fn, Op::SETGLOBAL, s.loc, reg, global_def(fn, name));
       }
       emit(fn, Op::END, s.loc);
       break;
@@ -1600,13 +1623,13 @@ std::unique_ptr<TopStmt> Compiler::top(const ast::Stmt& s) {
       t->proto.entry_stmt = 0;
       const uint32_t r = alloc(fn, 1, s.loc);
       root.scope.regs[s.name] = r;
-      emit(fn, Op::NEWACTOR, s.loc, r);
+      new_actor(fn, s, r);
       {
         TempGuard temps(fn);
         Operand beh = operand(fn, *s.value);
         emit(fn, Op::SETBEH, s.loc, r, beh.reg);
       }
-      emit(fn, Op::SETGLOBAL, s.loc, r, global_index(fn, s.name));
+      emit(fn, Op::SETGLOBAL, s.loc, r, global_def(fn, s.name));
       emit(fn, Op::END, s.loc);
       break;
     }
@@ -1641,6 +1664,8 @@ std::unique_ptr<CompiledUnit> compile_program(const ast::Program& program, rt::R
   Compiler c(program, rt, arena);
   for (const auto& s : program.stmts) unit->stmts.push_back(c.top(*s));
   unit->warnings = std::move(c.warnings);
+  unit->global_reads = std::move(c.global_reads);
+  unit->global_defs = std::move(c.global_defs);
   return unit;
 }
 

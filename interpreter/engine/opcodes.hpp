@@ -25,7 +25,7 @@ OP(GROUP)      // R(a .. a+n-1) = the closures of group plan b (mutually recursi
 OP(BLOCK)      // R(a) = a new block value: block plan b
 OP(PAIR)       // R(a) = (R(b), R(c))                          x: 1 = move R(b), 2 = move R(c)
 OP(TUPLE)      // R(a) = (R(b), ..., R(b+c-1)), taking them over
-OP(NEWACTOR)   // R(a) = a new actor, behavior to come (CREATE)
+OP(NEWACTOR)   // R(a) = a new actor, behavior to come (CREATE), named by the symbol K(b-1) (b = 0: no name)
 OP(NEW)        // R(a) = a new actor with behavior R(b)
 OP(SETBEH)     // actor R(a) gets behavior R(b) (CREATE ... WITH)
 

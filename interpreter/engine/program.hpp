@@ -32,10 +32,21 @@ struct CompileWarning {
   std::string message;
 };
 
+// A global name as the code uses it: where first read (for name checking),
+// and whether top-level code reads it as it runs (not only a function or
+// behavior that runs later).
+struct GlobalUse {
+  std::string name;
+  ast::Loc loc;
+  bool immediate = false;
+};
+
 struct CompiledUnit {
   ast::SourcePtr source;
   std::vector<std::unique_ptr<TopStmt>> stmts;
   std::vector<CompileWarning> warnings;
+  std::vector<GlobalUse> global_reads;   // each global the code reads, at its first read
+  std::vector<std::string> global_defs;  // the globals its top-level statements bind
 };
 
 class CodeArena {

@@ -24,6 +24,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "grammar/suggest.hpp"
 #include "runtime/actor.hpp"
 #include "runtime/builtins.hpp"
 #include "runtime/equality.hpp"
@@ -304,12 +305,21 @@ const Builtins& builtins() {
   return b;
 }
 
+// A global read before anything bound it, with the closest bound names
+// (a late-bound name of a script, or the REPL's; scripts are checked first).
+[[noreturn, gnu::noinline]] void undefined_global(const std::string& name, rt::Context& cx, const rt::SourceLoc& loc) {
+  std::vector<std::string> candidates;
+  for (auto& [bound, value] : cx.rt.globals().bound())
+    if (!rt::Globals::is_internal(bound)) candidates.push_back(std::move(bound));
+  runtime_error(loc, "'" + name + "' is not defined" + parse::did_you_mean(parse::closest_names(name, candidates)));
+}
+
 // op(x, y) when the built-in's global has been bound again: whatever it holds now.
 [[gnu::noinline]] Value call_rebound(Op op, const Value& x, const Value& y, rt::Context& cx, const rt::SourceLoc& loc) {
   const char* name = builtins().by_op[size_t(op)]->name;
   auto slot = cx.rt.globals().find(name);
   Value fn = slot ? cx.rt.globals().get(*slot) : Value();
-  if (fn.empty()) runtime_error(loc, std::string("'") + name + "' is not defined");
+  if (fn.empty()) undefined_global(name, cx, loc);
   Value args[2] = {x, y};
   return call_value(fn, args, 2, cx, loc);
 }
@@ -627,7 +637,7 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
     const GlobalRef& g = P->globals[ins.b];
     const uint64_t bits = g.cell->load(std::memory_order_acquire);
     if (!bits) [[unlikely]]
-      runtime_error(LOC(), "'" + cx.rt.globals().name(g.slot) + "' is not defined");
+      undefined_global(cx.rt.globals().name(g.slot), cx, LOC());
     R[ins.a] = Value::from_immortal_bits(bits);  // a global's object is immortal: no count
     NEXT();
   }
@@ -674,7 +684,7 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
     NEXT();
   }
   CASE(NEWACTOR) {
-    R[ins.a] = cx.rt.new_actor(Value());
+    R[ins.a] = cx.rt.new_actor(Value(), ins.b ? K[ins.b - 1].symbol_id() : rt::Actor::kNoName);
     NEXT();
   }
   CASE(NEW) {
@@ -896,7 +906,7 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
       const GlobalRef& g = P->globals[ins.c - 1];
       const uint64_t bits = g.cell->load(std::memory_order_acquire);
       if (!bits) [[unlikely]]
-        runtime_error(LOC(), "'" + cx.rt.globals().name(g.slot) + "' is not defined");
+        undefined_global(cx.rt.globals().name(g.slot), cx, LOC());
       R[ins.a].put_bits(bits);  // a global's object is immortal: no count
     }
     const Value& fn = R[ins.a];
@@ -931,7 +941,7 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
       const GlobalRef& g = P->globals[ins.c - 1];
       fbits = g.cell->load(std::memory_order_acquire);
       if (!fbits) [[unlikely]]
-        runtime_error(LOC(), "'" + cx.rt.globals().name(g.slot) + "' is not defined");
+        undefined_global(cx.rt.globals().name(g.slot), cx, LOC());
     } else {
       fbits = R[ins.a].bits();
     }

@@ -9,6 +9,7 @@
 #include <thread>
 #include <vector>
 
+#include "grammar/hints.hpp"
 #include "interpreter/interpreter.hpp"
 #include "interpreter/repl/repl_terminal.hpp"
 #include "runtime/print.hpp"
@@ -18,10 +19,6 @@ namespace humus::repl {
 namespace {
 
 namespace fs = std::filesystem;
-
-const char* const kKeywords[] = {"LET",   "DEF", "AS",   "IN",   "IF",    "ELIF",   "ELSE", "CASE",
-                                 "OF",    "END", "SEND", "TO",   "AFTER", "CREATE", "WITH", "BECOME",
-                                 "THROW", "NEW", "SELF", "TRUE", "FALSE", "NIL",    "NOW",  "IMPORT"};
 
 const char kHelp[] =
     "Type a statement to run it, or an expression to see its value.\n"
@@ -156,6 +153,8 @@ class Repl {
     interp::Interpreter::Outcome outcome;
     bool inc = false;
     interp::CompiledUnit* unit = interp_->load(source, &outcome, &inc);
+    // A name defined nowhere yet: a warning, as a later entry may define it.
+    if (unit) interp_->check_names(*unit, false);
     capturing_ = false;
     if (incomplete) *incomplete = inc;
     if (!unit && inc && incomplete) return nullptr;
@@ -163,7 +162,24 @@ class Repl {
     return unit;
   }
 
+  // `help`, `quit` and `exit` typed as in other shells: where to find them
+  // (unless the session has defined the name, which then wins).
+  bool command_word() {
+    std::string word = trim(input_);
+    if (word.ends_with("()")) word.resize(word.size() - 2);
+    const char* hint = word == "help"                     ? "type :help for help\n"
+                       : word == "quit" || word == "exit" ? "type :quit (or Ctrl-D) to leave\n"
+                                                          : nullptr;
+    if (!hint) return false;
+    auto slot = interp_->runtime().globals().find(word);
+    if (slot && !interp_->runtime().globals().get(*slot).empty()) return false;
+    input_.clear();
+    out(hint);
+    return true;
+  }
+
   void evaluate() {
+    if (command_word()) return;
     bool incomplete = false;
     interp::CompiledUnit* unit = load("<repl:" + std::to_string(entries_ + 1) + ">", input_, &incomplete);
     if (!unit && incomplete) return;  // more lines to come
@@ -226,6 +242,7 @@ class Repl {
     } else if (cmd == ":globals") {
       std::string o;
       for (const auto& [name, value] : interp_->runtime().globals().bound()) {
+        if (rt::Globals::is_internal(name)) continue;
         std::string v = rt::to_string(value);
         if (v.size() > 60) v = v.substr(0, 60) + "...";
         o += name + " = " + v + "\n";
@@ -274,8 +291,9 @@ class Repl {
       for (const char* c : {":help", ":load", ":reload", ":quit", ":stats", ":trace", ":globals", ":type", ":reset"})
         names.emplace_back(c);
     } else {
-      for (const char* k : kKeywords) names.emplace_back(k);
-      for (const auto& g : interp_->runtime().globals().bound()) names.push_back(g.first);
+      for (const std::string& k : parse::keyword_names()) names.push_back(k);
+      for (const auto& g : interp_->runtime().globals().bound())
+        if (!rt::Globals::is_internal(g.first)) names.push_back(g.first);
     }
     std::vector<std::string> out;
     for (auto& n : names)

@@ -26,7 +26,7 @@ struct Book final : AddressBook {
   Reference reference(Actor& a) override {
     Reference r;
     r.address.node = 1;
-    r.address.token.bytes[0] = uint8_t(a.id);
+    r.address.token.bytes[0] = uint8_t(a.id());
     return r;
   }
   Value resolve(const ActorAddress& a) override {

@@ -335,7 +335,7 @@ void first_session(const std::string& humus, const std::string& home) {
   CHECK(s.enter(":type [ SEND 1 TO println ]") && s.screen().find_line("block") >= 0, ":type of a block");
   CHECK(s.enter(":type double") && s.screen().find_line("function") >= 0, ":type of a function");
   CHECK(s.enter(":trace on") && s.enter("SEND #traced TO println"), ":trace on");
-  CHECK(s.wait(has_text("trace: @1 <- #traced")), "trace lines appear");
+  CHECK(s.wait(has_text("trace: println@1 <- #traced")), "trace lines appear");
   CHECK(s.enter(":trace off"), ":trace off");
   {
     std::ofstream f(home + "/defs.hum");
@@ -354,6 +354,26 @@ void first_session(const std::string& humus, const std::string& home) {
   CHECK(s.enter(":reset") && s.enter("double(1)"), ":reset");
   CHECK(s.wait(has_text("'double' is not defined")), ":reset forgets definitions");
   CHECK(s.enter(":help") && s.screen().contains(":load FILE"), ":help");
+  // Slips a newcomer makes, each answered with what to do instead.
+  CHECK(s.enter("help") && s.wait(has_line("type :help for help")), "help points to :help");
+  CHECK(s.enter("quit") && s.wait(has_line("type :quit (or Ctrl-D) to leave")), "quit points to :quit");
+  CHECK(s.enter("exit()") && s.screen().count_lines("type :quit (or Ctrl-D) to leave") == 2, "so does exit()");
+  CHECK(s.enter("DEF double(x) AS add(x, x)"), "define double again");
+  CHECK(s.enter("DEF quad(x) AS doubel(doubel(x))"), "a misspelt name in a body");
+  CHECK(s.wait(has_text("warning: 'doubel' is not defined; did you mean 'double'?")),
+        "a warning, not an error: a later line may define it");
+  CHECK(s.enter("quad(2)") && s.wait(has_text("runtime error: 'doubel' is not defined; did you mean 'double'?")),
+        "calling it: the runtime error suggests too");
+  CHECK(s.enter("DEF doubel(x) AS double(x)") && s.enter("quad(5)") && s.wait(has_line("20")),
+        "defined later, it works");
+  CHECK(s.enter(":globals") && s.wait(has_text("quad = \\<repl:")), ":globals again");
+  CHECK(s.screen().contains("map = ") && !s.screen().contains("prelude_"),
+        ":globals lists the prelude's functions, not its internal helpers");
+  s.type("prelude_ma\t");
+  CHECK(s.wait([](const Screen& sc) { return sc.cursor_line() == "> prelude_ma"; }),
+        "no completion to internal helpers");
+  s.type("\x03");
+  CHECK(s.prompt(), "the line abandoned");
 
   s.type(":quit\r");
   CHECK(s.wait_exit() == 0, ":quit ends the session with status 0");

@@ -20,8 +20,9 @@ TEST_CASE("an event that SENDs, CREATEs and BECOMEs and then THROWs leaves no tr
   )");
   // (a handles #next in the same turn, before the actor it created runs)
   CHECK(r.out == "#sent, #good\n#became, #next\n#created_actor_ran, #hello\n");
-  CHECK(r.err == "test.hum:6:22: runtime error in actor @4: THROW #oops, #bad\n"
-                 "  while handling message: #bad\n");
+  CHECK(r.err ==
+        "test.hum:6:22: runtime error in actor a@4: THROW #oops, #bad\n"
+        "  while handling message: #bad\n");
   CHECK(r.had_runtime_error);
 }
 
@@ -36,8 +37,8 @@ TEST_CASE("a second BECOME and a LET mismatch roll the event back") {
     SEND #mismatch TO a
   )");
   CHECK(r.out == "");
-  CHECK(r.err.find("runtime error in actor @4: a second BECOME in one message-event") != std::string::npos);
-  CHECK(r.err.find("runtime error in actor @4: LET mismatch") != std::string::npos);
+  CHECK(r.err.find("runtime error in actor a@4: a second BECOME in one message-event") != std::string::npos);
+  CHECK(r.err.find("runtime error in actor a@4: LET mismatch") != std::string::npos);
 }
 
 TEST_CASE("runaway recursion is an error, not a crash") {
@@ -48,7 +49,7 @@ TEST_CASE("runaway recursion is an error, not a crash") {
     SEND #still_alive TO println
   )");
   CHECK(r.out == "#still_alive\n");
-  CHECK(r.err.find("runtime error in actor @4: recursion too deep") != std::string::npos);
+  CHECK(r.err.find("runtime error in actor a@4: recursion too deep") != std::string::npos);
 }
 
 TEST_CASE("unhandled messages are counted") {

@@ -30,8 +30,8 @@ struct Book final : AddressBook {
   Reference reference(Actor& a) override {
     Reference r;
     r.address.node = 42;
-    r.address.token.bytes[0] = uint8_t(a.id);
-    actors[uint8_t(a.id)] = Value::share(&a);
+    r.address.token.bytes[0] = uint8_t(a.id());
+    actors[uint8_t(a.id())] = Value::share(&a);
     return r;
   }
   Value resolve(const ActorAddress& a) override {

@@ -1,0 +1,76 @@
+// Name checking before a run (Interpreter::check_names): a misspelt name is
+// reported before anything runs, not when (or if) the code reaching it runs.
+#include <filesystem>
+
+#include "grammar/hints.hpp"
+#include "grammar/parser.hpp"
+#include "grammar/suggest.hpp"
+#include "interpreter/compile/dataflow.hpp"
+#include "interpreter/interpreter.hpp"
+
+namespace humus::interp {
+
+bool Interpreter::imported_names(const std::vector<std::string>& imports, const std::string& dir,
+                                 std::unordered_set<std::string>& defined, std::set<std::string>& seen) {
+  for (const std::string& name : imports) {
+    // What the IMPORT statement itself would refuse is never read here either.
+    if (!import_refusal(name, dir).empty()) return false;
+    const std::string path = resolve_module(name, dir);
+    if (path.empty()) return false;
+    if (!seen.insert(path).second) continue;  // run already, or read ahead already
+    std::string error;
+    ast::SourcePtr source = read_source_file(path, error);
+    if (!source) return false;
+    parse::ParseResult parsed = parse::parse_program(source);
+    if (!parsed.program) return false;
+    std::vector<std::string> inner;
+    for (const auto& s : parsed.program->stmts) {
+      if (s->kind == ast::StmtKind::Import)
+        inner.push_back(s->name);
+      else
+        for (const auto& [bound, loc] : statement_binders(*s)) defined.insert(bound);
+    }
+    if (!imported_names(inner, std::filesystem::path(path).parent_path().string(), defined, seen)) return false;
+  }
+  return true;
+}
+
+bool Interpreter::check_names(const CompiledUnit& unit, bool as_errors) {
+  std::unordered_set<std::string> defined(unit.global_defs.begin(), unit.global_defs.end());
+  for (const auto& [name, value] : runtime_->globals().bound()) defined.insert(name);
+  std::vector<std::string> imports;
+  for (const auto& t : unit.stmts)
+    if (t->is_import) imports.push_back(t->import);
+  if (!imports.empty()) {
+    // The bound IMPORT statements of a script keep to (import_at sets the same).
+    if (importing_.empty()) {
+      std::error_code ec;
+      const std::string dir = import_dir(unit);
+      import_root_ = std::filesystem::canonical(dir.empty() ? "." : dir, ec);
+      if (ec) import_root_.clear();
+    }
+    std::set<std::string> seen = imported_;
+    if (!imported_names(imports, import_dir(unit), defined, seen)) return true;
+  }
+  std::vector<std::string> candidates;
+  for (const std::string& name : defined)
+    if (!rt::Globals::is_internal(name)) candidates.push_back(name);
+  bool ok = true;
+  std::set<uint32_t> explained;  // lines where a hint explains the other names too
+  for (const GlobalUse& use : unit.global_reads) {
+    if (defined.count(use.name)) continue;
+    if (!as_errors && use.immediate) continue;  // the runtime error says it, with the same suggestions
+    ok = false;
+    if (explained.count(use.loc.line)) continue;
+    std::string hint = parse::undefined_name_hint(unit.source->text, use.loc, use.name);
+    if (!hint.empty())
+      explained.insert(use.loc.line);
+    else
+      hint = parse::did_you_mean(parse::closest_names(use.name, candidates));
+    report_source_diagnostic(*unit.source, use.loc, as_errors ? "error" : "warning",
+                             "'" + use.name + "' is not defined" + hint);
+  }
+  return ok || !as_errors;
+}
+
+}  // namespace humus::interp
