@@ -44,7 +44,8 @@ start_node() {
 # wait_line NAME PATTERN [COUNT]: until NAME's stdout has COUNT lines matching PATTERN.
 wait_line() {
   local name="$1" pattern="$2" count="${3:-1}" waited=0
-  while [ "$(grep -c -- "$pattern" "$WORK/$name.out" 2>/dev/null || true)" -lt "$count" ]; do
+  local seen
+  while seen="$(grep -c -- "$pattern" "$WORK/$name.out" 2>/dev/null)"; [ "${seen:-0}" -lt "$count" ]; do
     kill -0 "${node_pid[$name]}" 2>/dev/null || fail "$name ended before printing $count x '$pattern'"
     sleep 0.05
     waited=$((waited + 1))
