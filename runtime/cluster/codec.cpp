@@ -159,9 +159,13 @@ class ValueBuilder : public msgpack::null_visitor {
         if (actor.empty()) return fail("an unknown actor (no actor of this node has that address)");
         return put(std::move(actor));
       }
-      case kTopic:
+      case kTopic: {
         if (len == 0 || len > kMaxNameBytes) return fail("a topic name of " + std::to_string(len) + " bytes");
-        return put(book_.resolve_topic(std::string_view(reinterpret_cast<const char*>(body), len)));
+        Value topic = book_.resolve_topic(std::string_view(reinterpret_cast<const char*>(body), len));
+        // No topics here (a book without them): an error, never an empty value inside a message.
+        if (topic.empty()) return fail("a topic where none can be reached");
+        return put(std::move(topic));
+      }
       case kBuiltin: {
         std::string_view name(reinterpret_cast<const char*>(body), len);
         for (Native* f : builtin_functions())

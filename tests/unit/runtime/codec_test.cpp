@@ -147,6 +147,8 @@ TEST_CASE("codec: bad bytes are errors") {
   CHECK(decode_error("\xd4\x02\x00"s) == "a malformed ? (extension 2 with a body)");
   CHECK(decode_error("\xd4\x01\x02"s) == "a malformed big integer");
   CHECK(decode_error("\xd4\x04x"s) == "an unknown built-in function");
+  // A topic where the book reaches none (fuzz_decode found it put an empty value in the message).
+  CHECK(decode_error("\x92\x01\xd5\x05tt"s) == "a topic where none can be reached");
   CHECK(decode_error("\xa0"s) == "a symbol name of 0 bytes");
   std::string long_name = "\xda\x08\x00"s + std::string(2048, 'a');
   CHECK(decode_error(long_name) == "a symbol name of 2048 bytes");
