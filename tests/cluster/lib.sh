@@ -53,7 +53,8 @@ wait_line() {
   done
 }
 
-# wait_end NAME [STATUS]: until NAME's process ends; it must end with STATUS (default 0).
+# wait_end NAME [STATUS]: until NAME's process ends; it must end with STATUS (default 0;
+# a regex alternation such as "0|1" accepts either).
 wait_end() {
   local name="$1" want="${2:-0}" waited=0 status=0
   while kill -0 "${node_pid[$name]}" 2>/dev/null; do
@@ -63,7 +64,7 @@ wait_end() {
   done
   wait "${node_pid[$name]}" || status=$?
   unset "node_pid[$name]"
-  [ "$status" = "$want" ] || fail "$name ended with status $status, not $want"
+  [[ "$status" =~ ^($want)$ ]] || fail "$name ended with status $status, not $want"
 }
 
 # kill_node NAME: kill -9, as a machine dying would.
