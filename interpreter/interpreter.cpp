@@ -179,36 +179,44 @@ Interpreter::Outcome Interpreter::import(const std::string& name, const std::str
 
 // Whether IMPORT "name" in Humus code may read the file `name` resolves to.
 // A Humus program names modules, not files: a standard-library name, or a
-// relative path to a .hum file in or below the importing file's folder.
-// Anything else (/proc/self/environ, ../../etc/passwd) is refused before it
-// is opened, so an error message can never show a line of some file the
-// program had no business reading. "" when allowed, else why not.
-std::string Interpreter::import_refusal(const std::string& name, const std::string& from_dir) const {
+// relative path to a .hum file in or below the program's folder (`root`: the
+// folder of the script that started the chain of IMPORTs; a module below it
+// may reach a sibling with ../). Anything else (/proc/self/environ,
+// ../../etc/passwd) is refused before it is opened, so an error message can
+// never show a line of some file the program had no business reading. ""
+// when allowed, else why not.
+std::string Interpreter::import_refusal(const std::string& name, const std::string& from_dir,
+                                        const std::string& root) const {
   if (is_stdlib_name(name)) return "";
   if (sandbox_)
     return "IMPORT \"" + name +
            "\": file access is disabled (--sandbox): only standard-library modules can be imported";
   const std::string why = "IMPORT \"" + name +
                           "\": not a module: IMPORT takes a standard-library name (\"queue\") or a relative path to a "
-                          ".hum file in or below the importing file's folder";
+                          ".hum file in or below the program's folder";
   fs::path rel = fs::path(name).lexically_normal();
-  if (rel.is_absolute() || !name.ends_with(".hum") || rel.empty() || *rel.begin() == "..") return why;
+  if (rel.is_absolute() || !name.ends_with(".hum") || rel.empty()) return why;
   // Symbolic links may not lead out of the folder, or to a file that is not
   // a module, either.
   std::error_code ec;
   const fs::path dir = fs::canonical(from_dir.empty() ? fs::path(".") : fs::path(from_dir), ec);
   if (ec) return "";  // no such folder: the lookup will say the module is missing
+  const fs::path top = fs::canonical(root.empty() ? fs::path(".") : fs::path(root), ec);
+  if (ec) return why;
   const fs::path target = fs::weakly_canonical(dir / rel, ec);
   if (ec) return "";
-  const fs::path inside = target.lexically_relative(dir);
+  const fs::path inside = target.lexically_relative(top);
   if (inside.empty() || *inside.begin() == ".." || target.extension() != ".hum") return why;
   return "";
 }
 
 Interpreter::Outcome Interpreter::import_at(const std::string& name, const std::string& from_dir,
                                             const rt::SourceLoc* loc) {
+  // The program's folder: the importing script's at the start of a chain of
+  // IMPORTs (a host's import(): the module's own, set below).
+  const std::string root = importing_.empty() ? from_dir : import_root_;
   if (loc) {  // an IMPORT statement: Humus code asks; a host's import() is the host's business
-    std::string refusal = import_refusal(name, from_dir);
+    std::string refusal = import_refusal(name, from_dir, root);
     if (!refusal.empty()) {
       report_import_error(loc, refusal);
       return Outcome::RuntimeError;
@@ -241,6 +249,7 @@ Interpreter::Outcome Interpreter::import_at(const std::string& name, const std::
   }
   auto source = std::make_shared<ast::Source>(ast::Source{shown, read->text});
   module_dirs_[source.get()] = file.parent_path().string();
+  if (importing_.empty()) import_root_ = loc ? root : file.parent_path().string();
   importing_.emplace_back(canon, shown);
   Outcome outcome = run_source(source);
   importing_.pop_back();

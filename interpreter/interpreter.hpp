@@ -49,8 +49,8 @@ class Interpreter {
   // nothing. Errors (not found, cycle, syntax, compile, runtime) are reported
   // on the runtime's stderr; the outcome says which kind it was.
   // An IMPORT statement in Humus code is narrower than this host call: a path
-  // must be relative, name a .hum file and stay in or below the importing
-  // file's folder; with the sandbox on, only standard-library names.
+  // must be relative, name a .hum file and stay in or below the program's
+  // folder; with the sandbox on, only standard-library names.
   Outcome import(const std::string& name, const std::string& from_dir = "");
   // The prelude (stdlib/prelude.hum): the humus command imports it before
   // every script unless --no-prelude; the REPL should do the same.
@@ -88,7 +88,7 @@ class Interpreter {
   Outcome run_stmt(const CompiledUnit& unit, const TopStmt& t, const std::function<void(const rt::Value&)>& on_value);
   // IMPORT with the location of the statement (null for hosts' imports).
   Outcome import_at(const std::string& name, const std::string& from_dir, const rt::SourceLoc* loc);
-  std::string import_refusal(const std::string& name, const std::string& from_dir) const;
+  std::string import_refusal(const std::string& name, const std::string& from_dir, const std::string& root) const;
   void report_import_error(const rt::SourceLoc* loc, const std::string& message);
   void report_source_diagnostic(const ast::Source& source, ast::Loc loc, const char* severity,
                                 const std::string& message);
@@ -101,6 +101,7 @@ class Interpreter {
   std::map<const ast::Source*, std::string> module_dirs_;       // a module's real folder, for its relative IMPORTs
   DiagnosticHandler diagnostic_handler_;
   bool sandbox_ = false;
+  std::string import_root_;  // the folder IMPORT paths stay in, while modules run
 };
 
 // Reads a file into a Source; returns null (with a message in `error`) when it can't.
