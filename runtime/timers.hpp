@@ -3,7 +3,8 @@
 // Pending timers sit in a min-heap ordered by due time; the thread sleeps on
 // a condition variable until the earliest is due or a sooner one arrives.
 // Each pending timer holds the dispatcher (Dispatcher::hold), so a program
-// with a timer still to fire is not quiescent. The thread starts on first use.
+// with a timer still to fire is not quiescent. The thread starts with the
+// runtime and sleeps until a timer is due.
 #pragma once
 
 #include <chrono>
@@ -23,7 +24,7 @@ class Dispatcher;
 
 class Timers {
  public:
-  explicit Timers(Dispatcher& dispatcher) : dispatcher_(dispatcher) {}
+  explicit Timers(Dispatcher& dispatcher);
   ~Timers() { stop(); }
   void stop();  // cancels what is pending
   Timers(const Timers&) = delete;
@@ -42,12 +43,11 @@ class Timers {
     Value message;
   };
   struct Later {
-    bool operator()(const Entry& a, const Entry& b) const {
-      return a.due != b.due ? a.due > b.due : a.seq > b.seq;
-    }
+    bool operator()(const Entry& a, const Entry& b) const { return a.due != b.due ? a.due > b.due : a.seq > b.seq; }
   };
 
   void thread_main();
+  static constexpr std::size_t kTimerStackSize = kMinThreadStackSize;
 
   Dispatcher& dispatcher_;
   mutable std::mutex mutex_;

@@ -3,14 +3,18 @@
 cmake_minimum_required(VERSION 3.25)
 set(failures 0)
 
-# expect(NAME STATUS OUT_REGEX ERR_REGEX [INPUT file] -- ARGS...)
+# expect(NAME STATUS OUT_REGEX ERR_REGEX [INPUT file] [ULIMIT_V kilobytes] ARGS...)
 function(expect name status out_regex err_regex)
-  cmake_parse_arguments(E "" "INPUT" "ARGS" ${ARGN})
+  cmake_parse_arguments(E "" "INPUT;ULIMIT_V" "ARGS" ${ARGN})
   set(input)
   if(E_INPUT)
     set(input INPUT_FILE ${E_INPUT})
   endif()
-  execute_process(COMMAND "${HUMUS}" ${E_ARGS} WORKING_DIRECTORY "${DIR}" ${input}
+  set(command "${HUMUS}")
+  if(E_ULIMIT_V)  # in a limited address space
+    set(command sh -c "ulimit -v ${E_ULIMIT_V} && exec \"$0\" \"$@\"" "${HUMUS}")
+  endif()
+  execute_process(COMMAND ${command} ${E_ARGS} WORKING_DIRECTORY "${DIR}" ${input}
                   OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc TIMEOUT 60)
   set(ok TRUE)
   if(NOT "${rc}" STREQUAL "${status}")
@@ -73,7 +77,7 @@ expect(show_all 1 "^$" "THROW 1, 2, 3, 4, 5\n" ARGS --show-elements 0 --show-byt
 expect(show_negative 2 "^$" "--show-elements: Value -1 not in range" ARGS --show-elements -1 big_message.hum)
 # IMPORT reads modules only, and --sandbox only standard-library ones (issue 20, repro 7).
 expect(import_environ 1 "^$"
-       "^<-e>:1:1: runtime error: IMPORT \"/proc/self/environ\": not a module: IMPORT takes a standard-library name \\(\"queue\"\\) or a relative path to a \\.hum file in or below the importing file's folder\n$"
+       "^<-e>:1:1: runtime error: IMPORT \"/proc/self/environ\": not a module: IMPORT takes a standard-library name \\(\"queue\"\\) or a relative path to a \\.hum file in or below the program's folder\n$"
        ARGS -e "IMPORT \"/proc/self/environ\"")
 expect(sandbox_stdlib 0 "^#ok\n$" "^$" ARGS --sandbox -e "IMPORT \"queue\"\nSEND #ok TO println")
 expect(sandbox_path 1 "^$" "^<-e>:1:1: runtime error: IMPORT \"ok.hum\": file access is disabled \\(--sandbox\\)"
@@ -107,6 +111,19 @@ if(EXISTS /dev/full)
     message("FAIL stderr_full_unused: status ${rc} (want 0: nothing was written there), stdout [${out}]")
     math(EXPR failures "${failures} + 1")
   endif()
+endif()
+
+# Under a limited address space the worker stacks shrink to fit, or the run
+# stops with a clear message (issue 20, repro 5: each worker reserved 256 MB
+# and the run aborted). Sanitizers reserve terabytes of shadow memory: no
+# ulimit -v for them.
+if(NOT SANITIZE)
+  foreach(threads 1 2 8)
+    expect(ulimit_v_${threads} 0 "^1\n$" "^$"
+           ULIMIT_V 500000 ARGS --threads ${threads} -e "SEND 1 TO println")
+  endforeach()
+  expect(ulimit_v_threads 3 ".*" "^humus: stopped: cannot start a thread \\(4 MB stack\\): .* fewer --threads may fit\\)\n$"
+         ULIMIT_V 300000 ARGS --threads 1024 -e "SEND 1 TO println")
 endif()
 
 if(failures GREATER 0)

@@ -262,6 +262,19 @@ int run_command(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  int status;
+  try {
+    status = run_command(argc, argv);
+  } catch (const humus::rt::ThreadStartError& e) {
+    // The system's limits (ulimit -v, -u) leave no room for the threads.
+    humus::cli::write_stderr(std::string("humus: stopped: ") + e.what() +
+                             " (the system's limits, ulimit -v or -u, leave no room: fewer --threads may fit)\n");
+    status = kExitLimit;
+  } catch (const std::bad_alloc&) {
+    // Memory ran out outside any event (start-up, loading).
+    humus::cli::write_stderr("humus: stopped: out of memory\n");
+    status = kExitLimit;
+  }
   // Output that could not be written fails the run (status 1).
-  return humus::cli::finish_output(run_command(argc, argv));
+  return humus::cli::finish_output(status);
 }
