@@ -13,6 +13,7 @@
 #include "grammar/parser.hpp"
 #include "interpreter/compile/compiler.hpp"
 #include "interpreter/engine/vm.hpp"
+#include "runtime/memory_meter.hpp"
 
 namespace humus::interp {
 
@@ -30,6 +31,21 @@ Interpreter::~Interpreter() {
 
 CompiledUnit* Interpreter::load(ast::SourcePtr source, Outcome* outcome, bool* incomplete) {
   if (incomplete) *incomplete = false;
+  // Compiling counts towards --max-memory, and running out of memory
+  // while at it is an error of this load, not an abort.
+  try {
+    rt::memory::CapScope capped;
+    return load_capped(std::move(source), outcome, incomplete);
+  } catch (const rt::memory::MemoryCapReached&) {
+    runtime_->stop_for_limit(rt::LimitKind::Memory);
+  } catch (const std::bad_alloc&) {
+    report_source_diagnostic(*source, ast::Loc{1, 1}, "error", "out of memory while compiling");
+  }
+  if (outcome) *outcome = Outcome::CompileError;
+  return nullptr;
+}
+
+CompiledUnit* Interpreter::load_capped(ast::SourcePtr source, Outcome* outcome, bool* incomplete) {
   parse::ParseResult parsed = parse::parse_program(source);
   if (!parsed.program) {
     const parse::Diagnostic& d = *parsed.error;
@@ -272,22 +288,7 @@ Interpreter::Outcome Interpreter::run_stmt(const CompiledUnit& unit, const TopSt
     return import_at(t.import, dir, &t.source_loc);
   }
   rt::Context& cx = top_;
-  try {
-    if (t.is_expr) {
-      rt::Value v = run_top(t.proto, t.proto.entry_value, cx);
-      if (v.is_block()) {
-        run_statement_value(std::move(v), t.source_loc, cx);
-      } else if (on_value) {
-        on_value(v);
-      } else if (!v.is_undefined()) {
-        rt::runtime_error(t.source_loc, "a top-level statement must give a block or ?, not " + describe(v, cx));
-      }
-    } else {
-      run_top(t.proto, t.proto.entry_stmt, cx);
-    }
-    runtime_->commit(cx);
-    return Outcome::Ok;
-  } catch (const rt::EventError& e) {
+  auto failed = [&](const rt::EventError& e) {
     cx.fx.clear();
     if (diagnostic_handler_) {
       const rt::SourceLoc& at = e.loc.file ? e.loc : t.source_loc;  // a host function's error: the statement
@@ -296,6 +297,33 @@ Interpreter::Outcome Interpreter::run_stmt(const CompiledUnit& unit, const TopSt
       runtime_->report_error(e, nullptr, nullptr);
     }
     return Outcome::RuntimeError;
+  };
+  try {
+    {
+      rt::memory::CapScope capped;  // --max-memory holds within the statement (not its commit)
+      if (t.is_expr) {
+        rt::Value v = run_top(t.proto, t.proto.entry_value, cx);
+        if (v.is_block()) {
+          run_statement_value(std::move(v), t.source_loc, cx);
+        } else if (on_value) {
+          on_value(v);
+        } else if (!v.is_undefined()) {
+          rt::runtime_error(t.source_loc, "a top-level statement must give a block or ?, not " + describe(v, cx));
+        }
+      } else {
+        run_top(t.proto, t.proto.entry_stmt, cx);
+      }
+    }
+    runtime_->commit(cx);
+    return Outcome::Ok;
+  } catch (const rt::memory::MemoryCapReached&) {
+    cx.fx.clear();
+    runtime_->stop_for_limit(rt::LimitKind::Memory);
+    return Outcome::RuntimeError;
+  } catch (const std::bad_alloc&) {
+    return failed(rt::EventError{t.source_loc, "out of memory", rt::Value()});
+  } catch (const rt::EventError& e) {
+    return failed(e);
   }
 }
 

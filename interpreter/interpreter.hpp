@@ -88,6 +88,7 @@ class Interpreter {
   Outcome run_stmt(const CompiledUnit& unit, const TopStmt& t, const std::function<void(const rt::Value&)>& on_value);
   // IMPORT with the location of the statement (null for hosts' imports).
   Outcome import_at(const std::string& name, const std::string& from_dir, const rt::SourceLoc* loc);
+  CompiledUnit* load_capped(ast::SourcePtr source, Outcome* outcome, bool* incomplete);
   std::string import_refusal(const std::string& name, const std::string& from_dir, const std::string& root) const;
   void report_import_error(const rt::SourceLoc* loc, const std::string& message);
   void report_source_diagnostic(const ast::Source& source, ast::Loc loc, const char* severity,

@@ -4,13 +4,35 @@
 #include <algorithm>
 #include <charconv>
 #include <cstdlib>
+#include <cstring>
 #include <limits>
+#include <memory>
+#include <new>
 
 #include "runtime/limits.hpp"
 
 namespace humus::rt {
 
 namespace {
+
+// GMP allocates through operator new: counted for --max-memory where the
+// humus command counts (runtime/memory_meter.hpp), and out of memory is a
+// std::bad_alloc that fails the event, where GMP's own functions abort the
+// process. GMP's manual leaves throwing from these undefined; in practice
+// (GMP is built with unwind tables, as Debian's is) the exception passes
+// through and the operation's scratch space is what leaks. The size checks
+// below (integer_limit) keep it a rare path.
+void* gmp_alloc(size_t n) { return ::operator new(n); }
+void* gmp_realloc(void* p, size_t old, size_t n) {
+  void* q = ::operator new(n);
+  std::memcpy(q, p, std::min(old, n));
+  ::operator delete(p, old);
+  return q;
+}
+void gmp_free(void* p, size_t n) { ::operator delete(p, n); }
+
+// Before main: every mpz is made and freed with the same functions.
+[[maybe_unused]] const bool gmp_installed = (mp_set_memory_functions(gmp_alloc, gmp_realloc, gmp_free), true);
 
 static_assert(sizeof(long) == 8 && sizeof(mp_limb_t) == 8, "mpz_*_si and limbs are assumed 64-bit");
 
@@ -40,16 +62,14 @@ class MpzView {
 // A fresh BigInt holding the result of `op`, normalised.
 template <class Op>
 Value big_result(Op op) {
-  auto* r = new BigInt();
-  op(r->z);
-  if (mpz_fits_slong_p(r->z)) {
-    long n = mpz_get_si(r->z);
-    if (Value::fits_small(n)) {
-      Value::adopt(r);  // dropped at once: frees r
-      return Value::small(n);
-    }
+  Value r = Value::adopt(new BigInt());  // freed if GMP runs out of memory
+  mpz_ptr z = r.as<BigInt>()->z;
+  op(z);
+  if (mpz_fits_slong_p(z)) {
+    long n = mpz_get_si(z);
+    if (Value::fits_small(n)) return Value::small(n);  // r is dropped
   }
-  return Value::adopt(r);
+  return r;
 }
 
 bool both_integers(const Value& a, const Value& b) { return a.is_integer() && b.is_integer(); }
@@ -155,8 +175,7 @@ Value parse_integer(std::string_view digits, unsigned radix, bool negative) {
                  : c >= 'A' && c <= 'Z' ? unsigned(c - 'A' + 10)
                                         : 99;
     if (d >= radix) return Value::undefined();  // the parser checked; be safe anyway
-    if (__builtin_mul_overflow(n, int64_t(radix), &n) || __builtin_add_overflow(n, int64_t(d), &n))
-      fits = false;
+    if (__builtin_mul_overflow(n, int64_t(radix), &n) || __builtin_add_overflow(n, int64_t(d), &n)) fits = false;
   }
   if (fits) return make_integer(negative ? -n : n);
 

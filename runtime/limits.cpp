@@ -2,12 +2,14 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cctype>
 #include <cstdio>
 
 #include "runtime/deadline.hpp"
 #include "runtime/errors.hpp"
+#include "runtime/memory_meter.hpp"
 
 namespace humus::rt {
 
@@ -24,11 +26,16 @@ std::string format_seconds(double s) {
 
 std::string limit_message(LimitKind kind, const Limits& limits) {
   switch (kind) {
-    case LimitKind::Events: return "--max-events " + std::to_string(limits.max_events) + " reached";
-    case LimitKind::Actors: return "--max-actors " + std::to_string(limits.max_actors) + " reached";
-    case LimitKind::Memory: return "--max-memory " + format_byte_size(limits.max_memory) + " reached";
-    case LimitKind::Timeout: return "--timeout " + format_seconds(limits.timeout) + " reached";
-    case LimitKind::None: break;
+    case LimitKind::Events:
+      return "--max-events " + std::to_string(limits.max_events) + " reached";
+    case LimitKind::Actors:
+      return "--max-actors " + std::to_string(limits.max_actors) + " reached";
+    case LimitKind::Memory:
+      return "--max-memory " + format_byte_size(limits.max_memory) + " reached";
+    case LimitKind::Timeout:
+      return "--timeout " + format_seconds(limits.timeout) + " reached";
+    case LimitKind::None:
+      break;
   }
   return "no limit reached";
 }
@@ -46,12 +53,23 @@ std::optional<uint64_t> parse_byte_size(std::string_view text) {
   unsigned shift = 0;
   if (!suffix.empty()) {
     switch (std::toupper(static_cast<unsigned char>(suffix[0]))) {
-      case 'K': shift = 10; break;
-      case 'M': shift = 20; break;
-      case 'G': shift = 30; break;
-      case 'T': shift = 40; break;
-      case 'B': shift = 0; break;
-      default: return std::nullopt;
+      case 'K':
+        shift = 10;
+        break;
+      case 'M':
+        shift = 20;
+        break;
+      case 'G':
+        shift = 30;
+        break;
+      case 'T':
+        shift = 40;
+        break;
+      case 'B':
+        shift = 0;
+        break;
+      default:
+        return std::nullopt;
     }
     std::string_view rest = suffix.substr(1);
     if (shift != 0 && (rest == "B" || rest == "b" || rest == "iB" || rest == "ib")) rest = {};
@@ -99,10 +117,7 @@ void integer_too_large(uint64_t bits) {
 
 LimitMonitor::LimitMonitor(const Limits& limits, std::function<void(LimitKind)> trip,
                            std::function<LimitKind()> tripped)
-    : limits_(limits),
-      trip_(std::move(trip)),
-      tripped_(std::move(tripped)),
-      start_(std::chrono::steady_clock::now()) {
+    : limits_(limits), trip_(std::move(trip)), tripped_(std::move(tripped)), start_(std::chrono::steady_clock::now()) {
   thread_ = std::thread([this] { thread_main(); });
 }
 
@@ -134,7 +149,8 @@ void LimitMonitor::thread_main() {
     if (stopping_) break;
     if (Clock::now() >= deadline) {
       trip_(LimitKind::Timeout);
-    } else if (limits_.max_memory && resident_bytes() >= limits_.max_memory) {
+    } else if (limits_.max_memory && (uint64_t(std::max<int64_t>(memory::in_use(), 0)) >= limits_.max_memory ||
+                                      resident_bytes() >= limits_.max_memory)) {
       trip_(LimitKind::Memory);
     }
   }

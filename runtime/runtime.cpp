@@ -6,6 +6,7 @@
 #include "runtime/builtins.hpp"
 #include "runtime/code.hpp"
 #include "runtime/integer.hpp"
+#include "runtime/memory_meter.hpp"
 #include "runtime/print.hpp"
 #include "runtime/stack_guard.hpp"
 
@@ -83,7 +84,10 @@ Runtime::Runtime(RuntimeOptions options)
   const Limits& lim = options_.limits;
   if (lim.max_events) max_events_ = lim.max_events;
   if (lim.max_actors) actor_id_cap_ = next_actor_id_.load(std::memory_order_relaxed) - 1 + lim.max_actors;
-  if (lim.max_memory) set_integer_limit(lim.max_memory / 8, lim.max_memory);
+  if (lim.max_memory) {
+    set_integer_limit(lim.max_memory / 8, lim.max_memory);
+    memory::set_cap(lim.max_memory);
+  }
   if (lim.needs_monitor())
     monitor_ = std::make_unique<LimitMonitor>(
         options_.limits, [this](LimitKind k) { stop_for_limit(k); }, [this] { return limit_reached(); });
@@ -210,6 +214,7 @@ void Runtime::run_event(Actor& actor, Value& message, Context& cx) {
     bool handled = false;
     if (actor.behavior.is(ObjKind::Closure)) {
       const auto* beh = actor.behavior.as<Closure>();
+      memory::CapScope capped;  // --max-memory holds within the event's own code
       handled = beh->code->run_behavior(*beh, message, cx);
     }
     if (!handled) {
@@ -223,6 +228,9 @@ void Runtime::run_event(Actor& actor, Value& message, Context& cx) {
   } catch (const EventError& e) {
     cx.fx.clear();
     report_error(e, &actor, &message);
+  } catch (const memory::MemoryCapReached&) {
+    cx.fx.clear();
+    stop_for_limit(LimitKind::Memory);
   } catch (const std::bad_alloc&) {
     cx.fx.clear();
     report_error(EventError{{}, "out of memory", Value()}, &actor, &message);

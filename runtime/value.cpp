@@ -92,9 +92,10 @@ thread_local FreeList tl_free;
 
 template <class T>
 void destroy_trailing(T* o, Value* slots) {
-  for (uint32_t i = 0, n = o->count; i < n; ++i) slots[i].~Value();
+  const uint32_t n = o->count;
+  for (uint32_t i = 0; i < n; ++i) slots[i].~Value();
   o->~T();
-  ::operator delete(static_cast<void*>(o));
+  ::operator delete(static_cast<void*>(o), sizeof(T) + size_t(n) * sizeof(Value));  // sized: see counted_new.cpp
 }
 
 // Runs the destructor of one object whose count reached zero. Values it

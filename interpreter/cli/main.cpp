@@ -118,10 +118,18 @@ int run(const Options& o, humus::ast::SourcePtr source) {
     humus::interp::Interpreter interp(ro);
     interp.set_sandbox(o.sandbox);
     using Outcome = humus::interp::Interpreter::Outcome;
+    // A limit (--max-memory while compiling) stopped the run: status 3.
+    auto limit_stop = [&] {
+      if (interp.runtime().limit_reached() == humus::rt::LimitKind::None) return false;
+      report_limit(interp.runtime().limit_message());
+      status = kExitLimit;
+      return true;
+    };
     if (o.check || o.dump_code) {
       Outcome outcome;
       humus::interp::CompiledUnit* unit = interp.load(source, &outcome);
       status = unit ? kExitOk : kExitUsage;
+      limit_stop();
       if (unit && o.dump_code) humus::cli::write_stdout(humus::interp::disassemble(*unit));
       return;
     }
@@ -129,12 +137,14 @@ int run(const Options& o, humus::ast::SourcePtr source) {
     // actors, so a script's actor numbers are the same with or without it.
     if (!o.no_prelude && interp.load_prelude() != Outcome::Ok) {
       status = kExitUsage;
+      limit_stop();
       return;
     }
     Outcome outcome;
     humus::interp::CompiledUnit* unit = interp.load(source, &outcome);
     if (!unit) {
       status = kExitUsage;
+      limit_stop();
       return;
     }
     spdlog::debug("compiled {} top-level statements", unit->stmts.size());
@@ -155,10 +165,7 @@ int run(const Options& o, humus::ast::SourcePtr source) {
     spdlog::info("{} events, {} unhandled messages, {} errors, {} actors, on {} worker threads", stats.events,
                  stats.unhandled, stats.errors, stats.actors, interp.runtime().threads());
     if (interp.runtime().had_error()) status = kExitRuntimeError;
-    if (interp.runtime().limit_reached() != humus::rt::LimitKind::None) {
-      report_limit(interp.runtime().limit_message());
-      status = kExitLimit;
-    }
+    limit_stop();
   });
   return status;
 }

@@ -27,6 +27,7 @@
 #include "runtime/builtins.hpp"
 #include "runtime/equality.hpp"
 #include "runtime/integer.hpp"
+#include "runtime/memory_meter.hpp"
 #include "runtime/print.hpp"
 #include "runtime/runtime.hpp"
 #include "runtime/stack_guard.hpp"
@@ -235,12 +236,23 @@ Value call_foreign(const Value& fn, Value* args, uint32_t n, rt::Context& cx, co
 struct Builtins {
   const rt::Native* by_op[256] = {};
   Builtins() {
-    static const std::pair<Op, const char*> kNames[] = {
-        {Op::ADD, "add"},           {Op::SUB, "sub"},          {Op::MUL, "mul"},           {Op::DIV, "div"},
-        {Op::MOD, "mod"},           {Op::LESS, "less"},        {Op::LESSEQ, "less_equal"}, {Op::GREATER, "greater"},
-        {Op::GREATEREQ, "greater_equal"}, {Op::COMPARE, "compare"}, {Op::EQ, "eq"},         {Op::ADDI, "add"},
-        {Op::SUBI, "sub"},          {Op::JNLESS, "less"},      {Op::JNLESSEQ, "less_equal"},
-        {Op::JNGREATER, "greater"}, {Op::JNGREATEREQ, "greater_equal"}};
+    static const std::pair<Op, const char*> kNames[] = {{Op::ADD, "add"},
+                                                        {Op::SUB, "sub"},
+                                                        {Op::MUL, "mul"},
+                                                        {Op::DIV, "div"},
+                                                        {Op::MOD, "mod"},
+                                                        {Op::LESS, "less"},
+                                                        {Op::LESSEQ, "less_equal"},
+                                                        {Op::GREATER, "greater"},
+                                                        {Op::GREATEREQ, "greater_equal"},
+                                                        {Op::COMPARE, "compare"},
+                                                        {Op::EQ, "eq"},
+                                                        {Op::ADDI, "add"},
+                                                        {Op::SUBI, "sub"},
+                                                        {Op::JNLESS, "less"},
+                                                        {Op::JNLESSEQ, "less_equal"},
+                                                        {Op::JNGREATER, "greater"},
+                                                        {Op::JNGREATEREQ, "greater_equal"}};
     for (auto [op, name] : kNames)
       for (const rt::Native* n : rt::builtin_functions())
         if (std::string_view(n->name) == name) by_op[size_t(op)] = n;
@@ -288,6 +300,8 @@ Outcome enter(rt::Context& cx, const Proto& proto, uint32_t entry, Kind kind, co
   const size_t entry_index = vm.calls.size();
   try {
     vm.ensure(size_t(base) + std::max({proto.nregs, n, proto.arity}));
+  } catch (const rt::memory::MemoryCapReached&) {
+    throw;
   } catch (const std::bad_alloc&) {
     too_deep(loc);
   }
@@ -481,12 +495,12 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
   Instr ins;
 
 // The running frame changed (a call, a return, a tail call): reload it.
-#define RELOAD()                     \
-  do {                               \
-    ci = &vm.calls.back();           \
-    P = ci->proto;                   \
-    R = vm.stack + ci->base;         \
-    K = P->consts.data();            \
+#define RELOAD()             \
+  do {                       \
+    ci = &vm.calls.back();   \
+    P = ci->proto;           \
+    R = vm.stack + ci->base; \
+    K = P->consts.data();    \
   } while (0)
 #define LOC() P->loc(pc - 1)
 #define JUMP(offset) (pc += int16_t(offset))  // jumps are relative to the next instruction
@@ -498,9 +512,9 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
 #include "interpreter/engine/opcodes.hpp"
 #undef OP
   };
-#define NEXT()                                 \
-  do {                                         \
-    ins = *pc++;                               \
+#define NEXT()                                  \
+  do {                                          \
+    ins = *pc++;                                \
     goto* kLabels[static_cast<size_t>(ins.op)]; \
   } while (0)
 #define CASE(name) L_##name:
@@ -515,21 +529,21 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
 
   // Pushes a frame for `proto` whose registers start at R(a+1), entered at
   // `entry`; this frame goes on after the call when the callee ends.
-#define PUSH(proto_, entry_, kind_, has_site_, site_, loc_)                                 \
-  do {                                                                                   \
-    const uint32_t nb = ci->base + ins.a + 1;                                            \
-    ci->pc = pc;                                                                         \
-    if (!vm.room_for_call(size_t(nb) + (proto_)->nregs)) [[unlikely]]                    \
-      too_deep(loc_);                                                                    \
-    ci = vm.calls.push_call((proto_), nb, (kind_));                                      \
-    if (has_site_) {                                                                     \
-      ci->has_site = true;                                                               \
-      ci->site = (site_);                                                                \
-    }                                                                                    \
-    P = (proto_);                                                                        \
-    R = vm.stack + nb;                                                                   \
-    K = P->consts.data();                                                                \
-    pc = P->code.data() + (entry_);                                                      \
+#define PUSH(proto_, entry_, kind_, has_site_, site_, loc_)           \
+  do {                                                                \
+    const uint32_t nb = ci->base + ins.a + 1;                         \
+    ci->pc = pc;                                                      \
+    if (!vm.room_for_call(size_t(nb) + (proto_)->nregs)) [[unlikely]] \
+      too_deep(loc_);                                                 \
+    ci = vm.calls.push_call((proto_), nb, (kind_));                   \
+    if (has_site_) {                                                  \
+      ci->has_site = true;                                            \
+      ci->site = (site_);                                             \
+    }                                                                 \
+    P = (proto_);                                                     \
+    R = vm.stack + nb;                                                \
+    K = P->consts.data();                                             \
+    pc = P->code.data() + (entry_);                                   \
   } while (0)
 
   // ---------------------------------------------------- loads and values
@@ -618,37 +632,37 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
 // built-in's global bound to something else, in a function of its own.
 #define SMALL(w) (int64_t(w) >> 1)
 #define WORD(n) ((uint64_t(n) << 1) | 1)
-#define OPERANDS()                                                    \
-  const uint64_t x = R[ins.b].bits();                                 \
-  const uint64_t y = ((ins.x & 1) ? K[ins.c] : R[ins.c]).bits();      \
+#define OPERANDS()                                               \
+  const uint64_t x = R[ins.b].bits();                            \
+  const uint64_t y = ((ins.x & 1) ? K[ins.c] : R[ins.c]).bits(); \
   const bool fast = (x & y & 1) && INTACT()
-#define BUILTIN_SLOW(name)                                                             \
-  do {                                                                                 \
+#define BUILTIN_SLOW(name)                                                                                        \
+  do {                                                                                                            \
     slow_to(vm, ins.a, builtin_slow(Op::name, R[ins.b], (ins.x & 1) ? K[ins.c] : R[ins.c], INTACT(), cx, LOC())); \
-    RELOAD();                                                                          \
+    RELOAD();                                                                                                     \
   } while (0)
-#define ARITH(name, expr)                                     \
-  CASE(name) {                                                \
-    OPERANDS();                                               \
-    if (fast) [[likely]] {                                    \
-      const int64_t r = expr;                                 \
-      if (Value::fits_small(r)) [[likely]] {                  \
-        R[ins.a].put_bits(WORD(r));                           \
-        NEXT();                                               \
-      }                                                       \
-    }                                                         \
-    BUILTIN_SLOW(name);                                       \
-    NEXT();                                                   \
+#define ARITH(name, expr)                    \
+  CASE(name) {                               \
+    OPERANDS();                              \
+    if (fast) [[likely]] {                   \
+      const int64_t r = expr;                \
+      if (Value::fits_small(r)) [[likely]] { \
+        R[ins.a].put_bits(WORD(r));          \
+        NEXT();                              \
+      }                                      \
+    }                                        \
+    BUILTIN_SLOW(name);                      \
+    NEXT();                                  \
   }
-#define TEST(name, expr)                                                          \
-  CASE(name) {                                                                    \
-    OPERANDS();                                                                   \
-    if (fast) [[likely]] {                                                        \
+#define TEST(name, expr)                                                           \
+  CASE(name) {                                                                     \
+    OPERANDS();                                                                    \
+    if (fast) [[likely]] {                                                         \
       R[ins.a].put_bits((expr) ? Value::truth().bits() : Value::falsity().bits()); \
-      NEXT();                                                                     \
-    }                                                                             \
-    BUILTIN_SLOW(name);                                                           \
-    NEXT();                                                                       \
+      NEXT();                                                                      \
+    }                                                                              \
+    BUILTIN_SLOW(name);                                                            \
+    NEXT();                                                                        \
   }
   ARITH(ADD, SMALL(x) + SMALL(y))
   ARITH(SUB, SMALL(x) - SMALL(y))
@@ -756,18 +770,19 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
     if (!equal_values(R[ins.a], K[ins.b])) JUMP(ins.c);
     NEXT();
   }
-#define JCOMPARE(name, test)                                                       \
-  CASE(name) {                                                                     \
-    const uint64_t x = R[ins.a].bits();                                            \
-    const uint64_t y = ((ins.x & 1) ? K[ins.b] : R[ins.b]).bits();                 \
-    if ((x & y & 1) && INTACT()) [[likely]] {                                      \
-      if (!(SMALL(x) test SMALL(y))) JUMP(ins.c);                                  \
-    } else {                                                                       \
-      const bool holds = builtin_slow(Op::name, R[ins.a], (ins.x & 1) ? K[ins.b] : R[ins.b], INTACT(), cx, LOC()).is_true(); \
-      RELOAD();                                                                    \
-      if (!holds) JUMP(ins.c);                                                     \
-    }                                                                              \
-    NEXT();                                                                        \
+#define JCOMPARE(name, test)                                                                                  \
+  CASE(name) {                                                                                                \
+    const uint64_t x = R[ins.a].bits();                                                                       \
+    const uint64_t y = ((ins.x & 1) ? K[ins.b] : R[ins.b]).bits();                                            \
+    if ((x & y & 1) && INTACT()) [[likely]] {                                                                 \
+      if (!(SMALL(x) test SMALL(y))) JUMP(ins.c);                                                             \
+    } else {                                                                                                  \
+      const bool holds =                                                                                      \
+          builtin_slow(Op::name, R[ins.a], (ins.x & 1) ? K[ins.b] : R[ins.b], INTACT(), cx, LOC()).is_true(); \
+      RELOAD();                                                                                               \
+      if (!holds) JUMP(ins.c);                                                                                \
+    }                                                                                                         \
+    NEXT();                                                                                                   \
   }
   JCOMPARE(JNLESS, <)
   JCOMPARE(JNLESSEQ, <=)
@@ -969,8 +984,7 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
     if (is_humus(fn)) {
       const LambdaCode& code = code_of(fn);
       if (code.factory_for(ins.b) && code.factory_sources.size() <= rt::Effects::kPendingMax) {
-        if (!cx.self)
-          runtime_error(LOC(), "BECOME can only be used inside an actor's behavior, not at top level");
+        if (!cx.self) runtime_error(LOC(), "BECOME can only be used inside an actor's behavior, not at top level");
         rt::Effects& fx = cx.fx;
         if (fx.has_become()) runtime_error(LOC(), "a second BECOME in one message-event");
         code.capture_arguments(*fn.as<rt::Closure>(), R + ins.a + 1, fx.pending);
@@ -1046,35 +1060,35 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
   }
 
 #if !HUMUS_THREADED
-    }  // switch
-  }    // for
+}  // switch
+}  // for
 #endif
 
-  // ------------------------------------------------ shared ends of frames
-do_return:  // a value frame ends with `result`
-  drop_frame(R, *ci);
-  if (ci->entry) {
-    vm.calls.pop_back();
-    return Outcome::Value;
-  }
-  (R - 1)->put_bits(result.leak_bits());  // the caller's R(a), where the callee was (now empty)
+// ------------------------------------------------ shared ends of frames
+do_return :  // a value frame ends with `result`
+             drop_frame(R, *ci);
+if (ci->entry) {
   vm.calls.pop_back();
-  RELOAD();
-  pc = ci->pc;
-  NEXT();
+  return Outcome::Value;
+}
+(R - 1)->put_bits(result.leak_bits());  // the caller's R(a), where the callee was (now empty)
+vm.calls.pop_back();
+RELOAD();
+pc = ci->pc;
+NEXT();
 
-do_end:  // statement code ends
-  drop_frame(R, *ci);
-  if (ci->entry) {
-    vm.calls.pop_back();
-    return Outcome::Done;
-  }
+do_end :  // statement code ends
+          drop_frame(R, *ci);
+if (ci->entry) {
   vm.calls.pop_back();
-  RELOAD();
-  pc = ci->pc;
-  NEXT();
+  return Outcome::Done;
+}
+vm.calls.pop_back();
+RELOAD();
+pc = ci->pc;
+NEXT();
 
-do_exec:  // run R(a) as a statement, then go on here
+do_exec :  // run R(a) as a statement, then go on here
 {
   const Value& v = R[ins.a];
   if (v.is_block()) {
@@ -1089,7 +1103,7 @@ do_exec:  // run R(a) as a statement, then go on here
   NEXT();
 }
 
-do_tailexec:  // run R(a) as a statement in place of this frame
+do_tailexec :  // run R(a) as a statement in place of this frame
 {
   const Value& v = R[ins.a];
   if (v.is_block()) {
