@@ -34,12 +34,12 @@ CompiledUnit* Interpreter::load(ast::SourcePtr source, Outcome* outcome, bool* i
   // Compiling counts towards --max-memory, and running out of memory
   // while at it is an error of this load, not an abort.
   try {
-    rt::memory::CapScope capped;
-    return load_capped(std::move(source), outcome, incomplete);
+    rt::memory::CapScope capped(runtime_->limit_flag());
+    return load_capped(source, outcome, incomplete);  // a copy: the diagnostic below needs it
   } catch (const rt::memory::MemoryCapReached&) {
     runtime_->stop_for_limit(rt::LimitKind::Memory);
   } catch (const std::bad_alloc&) {
-    report_source_diagnostic(*source, ast::Loc{1, 1}, "error", "out of memory while compiling");
+    report_source_diagnostic(*source, ast::Loc{}, "error", "out of memory while compiling");
   }
   if (outcome) *outcome = Outcome::CompileError;
   return nullptr;
@@ -300,7 +300,7 @@ Interpreter::Outcome Interpreter::run_stmt(const CompiledUnit& unit, const TopSt
   };
   try {
     {
-      rt::memory::CapScope capped;  // --max-memory holds within the statement (not its commit)
+      rt::memory::CapScope capped(runtime_->limit_flag());  // --max-memory holds within the statement, not its commit
       if (t.is_expr) {
         rt::Value v = run_top(t.proto, t.proto.entry_value, cx);
         if (v.is_block()) {

@@ -11,7 +11,8 @@ bool fold(size_t bytes) {
   const int64_t now = in_use.fetch_add(tl_delta, std::memory_order_relaxed) + tl_delta;
   tl_delta = 0;
   const uint64_t limit = cap.load(std::memory_order_relaxed);
-  return bytes && tl_capped && limit && now > int64_t(limit);
+  if (!bytes || !tl_capped) return false;
+  return (limit && now > int64_t(limit)) || (tl_stopped && tl_stopped->load(std::memory_order_relaxed) != 0);
 }
 }  // namespace detail
 

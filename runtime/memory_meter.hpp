@@ -31,6 +31,7 @@ extern std::atomic<uint64_t> cap;    // 0: none
 extern std::atomic<bool> counting;   // an operator new that counts is installed
 inline thread_local int64_t tl_delta = 0;
 inline thread_local int tl_capped = 0;
+inline thread_local const std::atomic<int>* tl_stopped = nullptr;  // the runtime's "a limit stopped me"
 bool fold(size_t bytes);  // folds tl_delta in; true when a capped allocation is over the cap
 }  // namespace detail
 
@@ -64,26 +65,25 @@ void set_counting(bool on);    // by the operator new that counts
 void set_cap(uint64_t bytes);  // 0: none; process-wide, the last runtime with a limit sets it
 uint64_t cap();
 
-// Marks the current thread capped while it lives (nests).
+// Marks the current thread capped while it lives (nests). With `stopped`
+// (a runtime's limit flag), a capped allocation also fails once that is
+// non-zero: a run stopped for a limit (the resident set, --timeout) ends an
+// event that keeps allocating, as the cap itself would.
 class CapScope {
  public:
-  CapScope() { ++detail::tl_capped; }
-  ~CapScope() { --detail::tl_capped; }
+  explicit CapScope(const std::atomic<int>* stopped = nullptr) : saved_(detail::tl_stopped) {
+    ++detail::tl_capped;
+    if (stopped) detail::tl_stopped = stopped;
+  }
+  ~CapScope() {
+    --detail::tl_capped;
+    detail::tl_stopped = saved_;
+  }
   CapScope(const CapScope&) = delete;
   CapScope& operator=(const CapScope&) = delete;
-};
-
-// The opposite, for work inside a capped region that must not fail half
-// done (a commit).
-class UncappedScope {
- public:
-  UncappedScope() : saved_(detail::tl_capped) { detail::tl_capped = 0; }
-  ~UncappedScope() { detail::tl_capped = saved_; }
-  UncappedScope(const UncappedScope&) = delete;
-  UncappedScope& operator=(const UncappedScope&) = delete;
 
  private:
-  int saved_;
+  const std::atomic<int>* saved_;
 };
 
 }  // namespace humus::rt::memory

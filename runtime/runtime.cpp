@@ -214,7 +214,7 @@ void Runtime::run_event(Actor& actor, Value& message, Context& cx) {
     bool handled = false;
     if (actor.behavior.is(ObjKind::Closure)) {
       const auto* beh = actor.behavior.as<Closure>();
-      memory::CapScope capped;  // --max-memory holds within the event's own code
+      memory::CapScope capped(&limit_hit_);  // --max-memory holds within the event's own code
       handled = beh->code->run_behavior(*beh, message, cx);
     }
     if (!handled) {

@@ -101,6 +101,8 @@ class Runtime final : public EventRunner {
   // Stops the run for `kind`: drops queued messages and pending timers from
   // now on. The first call wins; from any thread.
   void stop_for_limit(LimitKind kind);
+  // Non-zero once a limit stopped the run (for memory::CapScope).
+  const std::atomic<int>* limit_flag() const { return &limit_hit_; }
 
   // Context for a thread that runs top-level statements or host calls.
   std::unique_ptr<Context> make_context() override;
