@@ -11,7 +11,11 @@ include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
 set(HUMUS_LAYERS humus_grammar humus_runtime humus_interp)
-set_target_properties(${HUMUS_LAYERS} PROPERTIES POSITION_INDEPENDENT_CODE ON)
+# Hidden visibility: libhumus.so exports the public API (HUMUS_API in
+# include/humus/export.hpp) and nothing of the parser, compiler, VM and
+# runtime, so hosts cannot come to depend on them.
+set_target_properties(${HUMUS_LAYERS} PROPERTIES POSITION_INDEPENDENT_CODE ON CXX_VISIBILITY_PRESET hidden
+                                                 VISIBILITY_INLINES_HIDDEN ON)
 if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
   # PIC without giving up inlining across a layer's own functions.
   foreach(layer ${HUMUS_LAYERS})
@@ -31,7 +35,18 @@ add_library(humus_static STATIC ${HUMUS_OBJECTS})
 set_target_properties(humus_shared humus_static PROPERTIES OUTPUT_NAME humus
                       ARCHIVE_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/lib
                       LIBRARY_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/lib)
-target_link_libraries(humus_shared PRIVATE humus_flags PkgConfig::GMP fmt::fmt Threads::Threads)
+# The ABI's version: libhumus.so.SOVERSION. Before 1.0 every minor release
+# may break it (the CMake package also asks for the same minor version), so
+# the SOVERSION is MAJOR.MINOR there and MAJOR from 1.0 on.
+if(PROJECT_VERSION_MAJOR EQUAL 0)
+  set(HUMUS_SOVERSION ${PROJECT_VERSION_MAJOR}.${PROJECT_VERSION_MINOR})
+else()
+  set(HUMUS_SOVERSION ${PROJECT_VERSION_MAJOR})
+endif()
+set_target_properties(humus_shared PROPERTIES VERSION ${PROJECT_VERSION} SOVERSION ${HUMUS_SOVERSION}
+                      LINK_DEPENDS ${PROJECT_SOURCE_DIR}/cmake/libhumus.map)
+target_link_options(humus_shared PRIVATE -Wl,--version-script=${PROJECT_SOURCE_DIR}/cmake/libhumus.map)
+target_link_libraries(humus_shared PRIVATE humus_flags PkgConfig::GMP PkgConfig::NATS spdlog::spdlog fmt::fmt Threads::Threads)
 target_link_libraries(humus_static PRIVATE humus_flags)
 
 install(TARGETS humus_shared humus_static humus
@@ -49,6 +64,9 @@ configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/humusConfig.cmake.in
 write_basic_package_version_file(${PROJECT_BINARY_DIR}/humusConfigVersion.cmake COMPATIBILITY SameMinorVersion)
 install(FILES ${PROJECT_BINARY_DIR}/humusConfig.cmake ${PROJECT_BINARY_DIR}/humusConfigVersion.cmake
         DESTINATION ${HUMUS_CMAKE_DIR})
+# The pkg-config file finds the prefix from where it is installed (pcfiledir),
+# so a copy installed with `cmake --install --prefix P` is right for P.
+file(RELATIVE_PATH HUMUS_PC_TO_PREFIX /prefix/${CMAKE_INSTALL_LIBDIR}/pkgconfig /prefix)
 configure_file(${PROJECT_SOURCE_DIR}/cmake/humus.pc.in ${PROJECT_BINARY_DIR}/humus.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/humus.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
 

@@ -163,7 +163,7 @@ struct Stmt {
   Loc loc;
   std::unique_ptr<Equation> equation;  // Let
   std::string name;                    // Create: the actor's name; Import: the module string
-  Loc name_loc;                        // Create
+  Loc name_loc;                        // Create: the name; Import: the string
   ExprPtr value;     // Create behavior, Send/After message, Become, Throw, Expr
   ExprPtr target;    // Send/After target
   ExprPtr delay;     // After

@@ -27,10 +27,23 @@ std::string_view line_text(std::string_view text, uint32_t line) {
 
 }  // namespace
 
+uint32_t char_column(std::string_view text, ast::Loc loc) {
+  std::string_view line = line_text(text, loc.line);
+  uint32_t column = 1;
+  for (std::size_t i = 0; i + 1 < loc.column && i < line.size(); ++i)
+    if ((static_cast<unsigned char>(line[i]) & 0xC0) != 0x80) ++column;                // not a UTF-8 continuation byte
+  if (loc.column > line.size() + 1) column += loc.column - uint32_t(line.size()) - 1;  // past the end
+  return column;
+}
+
+std::string position_text(std::string_view text, ast::Loc loc) {
+  return fmt::format("{}:{}", loc.line, char_column(text, loc));
+}
+
 std::string format_diagnostic(const ast::Source& src, ast::Loc loc, std::string_view kind,
                               std::string_view message) {
   if (loc.line == 0) return fmt::format("{}: {}: {}\n", src.name, kind, message);
-  std::string out = fmt::format("{}:{}:{}: {}: {}\n", src.name, loc.line, loc.column, kind, message);
+  std::string out = fmt::format("{}:{}:{}: {}: {}\n", src.name, loc.line, char_column(src.text, loc), kind, message);
   std::string_view line = line_text(src.text, loc.line);
   std::size_t before = loc.column > 0 ? loc.column - 1 : 0;
   // A long line (generated code, a 100 MB literal) is shown as a window

@@ -13,7 +13,7 @@
 
 namespace humus::parse {
 
-// "FILE:LINE:COLUMN: KIND: MESSAGE\n" + the source line + "\n" + padding and
+// "FILE:LINE:COLUMN: KIND: MESSAGE\n" (COLUMN in characters) + the source line + "\n" + padding and
 // '^' under the column + "\n".  The padding keeps the tabs of the source line
 // (and counts a multi-byte UTF-8 character as one column) so the caret lines
 // up in a terminal.  A column past the end of the line (an error at the end of
@@ -21,5 +21,11 @@ namespace humus::parse {
 // only "FILE: KIND: MESSAGE\n" is written.
 std::string format_diagnostic(const ast::Source& src, ast::Loc loc, std::string_view kind,
                               std::string_view message);
+
+// Locations count bytes (ast::Loc); people count characters: the column of
+// `loc` in code points (a tab counts one), as diagnostics show it.
+uint32_t char_column(std::string_view text, ast::Loc loc);
+// "LINE:COLUMN" of `loc` with the column in characters.
+std::string position_text(std::string_view text, ast::Loc loc);
 
 }  // namespace humus::parse

@@ -6,6 +6,7 @@
 // person can act on them ("expected ']' to close the block opened at 12:5").
 // The driver (parser.cpp) fills in these placeholders:
 //   {open}  line:column of the innermost open construct (see opens_scope)
+//   {here}  line:column of the error
 //   {token} the token at the error, quoted ('foo', ']'), or "end of input"
 //   {name}  the identifier-like text at the error, unquoted
 //   {char}  the code point at the error
@@ -51,9 +52,9 @@ template<> inline constexpr const char* message< elif_body > = "expected an expr
 template<> inline constexpr const char* message< else_body > = "expected an expression after 'ELSE'";
 template<> inline constexpr const char* message< case_subject > = "expected an expression after 'CASE'";
 template<> inline constexpr const char* message< case_of > = "expected 'OF' after the subject of the CASE opened at {open}";
-template<> inline constexpr const char* message< case_colon > = "expected ':' after the pattern of an alternative of the CASE opened at {open}";
+template<> inline constexpr const char* message< case_colon > = "expected ':' after the pattern of an alternative of the CASE opened at {open} (or 'END', if the CASE ends here)";
 template<> inline constexpr const char* message< case_body > = "expected an expression after ':' in an alternative of the CASE opened at {open}";
-template<> inline constexpr const char* message< case_end > = "expected 'END' to close the CASE opened at {open}";
+template<> inline constexpr const char* message< case_end > = "this CASE has no 'END' (expected at {here}, found {token})";
 template<> inline constexpr const char* message< tuple_last > = "expected an expression after ','";
 
 // ---- patterns
@@ -69,7 +70,7 @@ template<> inline constexpr const char* message< fn_param_close > = "expected ')
 template<> inline constexpr const char* message< fn_eq > = "expected '=' after the parameter list of the function";
 template<> inline constexpr const char* message< fn_body > = "expected an expression after '=' (the body of the function)";
 template<> inline constexpr const char* message< match_eq > = "expected '=' after the pattern of the equation";
-template<> inline constexpr const char* message< match_rhs > = "expected a pattern after '=' (to use the value of an expression, write '$' before it)";
+template<> inline constexpr const char* message< match_rhs > = "expected a pattern after '=' (to use the value of an expression, write '$' before it: $(...))";
 
 // ---- statements
 template<> inline constexpr const char* message< def_head > = "expected a name or a pattern after 'DEF'";
@@ -103,6 +104,12 @@ template<> inline constexpr bool expects_name< match_rhs > = true;
 template<> inline constexpr bool expects_name< def_head > = true;
 template<> inline constexpr bool expects_name< create_name > = true;
 template<> inline constexpr bool expects_name< symbol_name > = false;
+
+// Errors reported where the innermost open construct began rather than where
+// the parse stopped: the place to fix is the CASE that lacks its END, not
+// the statement after it.
+template< typename Rule > inline constexpr bool reported_at_open = false;
+template<> inline constexpr bool reported_at_open< case_end > = true;
 
 // Rules that open a construct: their start position is what {open} refers
 // to, and their nesting is what the driver's depth limit counts.  Every

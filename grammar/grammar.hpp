@@ -37,8 +37,9 @@ using namespace tao::pegtl;
 
 struct semicolon_reserved : one< ';' > {};                  // error point only
 struct blank : one< ' ', '\t', '\r', '\n' > {};
-// '#' followed by whitespace or the end of the input starts a comment.
-struct comment : seq< one< '#' >, sor< at< blank >, eof >, until< eolf > > {};
+// '#' followed by whitespace, another '#' or the end of the input starts a
+// comment (`## heading` is one, as in humus_js and uFork).
+struct comment : seq< one< '#' >, sor< at< blank >, at< one< '#' > >, eof >, until< eolf > > {};
 struct sp : star< sor< blank, comment, seq< at< one< ';' > >, raise< semicolon_reserved > > > > {};
 
 struct lambda_utf8 : string< '\xCE', '\xBB' > {};           // λ

@@ -24,6 +24,7 @@
 #include <tao/pegtl.hpp>
 #include <tao/pegtl/contrib/parse_tree.hpp>
 
+#include "grammar/diagnostic.hpp"
 #include "grammar/errors.hpp"
 #include "grammar/grammar.hpp"
 
@@ -110,7 +111,8 @@ bool at_end_of_input(const char* p, const char* end) {
     char c = *p;
     if (c == ' ' || c == '\t' || c == '\r' || c == '\n') {
       ++p;
-    } else if (c == '#' && (p + 1 == end || p[1] == ' ' || p[1] == '\t' || p[1] == '\r' || p[1] == '\n')) {
+    } else if (c == '#' &&
+               (p + 1 == end || p[1] == ' ' || p[1] == '\t' || p[1] == '\r' || p[1] == '\n' || p[1] == '#')) {
       while (p != end && *p != '\n') ++p;
     } else {
       return false;
@@ -122,18 +124,23 @@ bool at_end_of_input(const char* p, const char* end) {
 // ------------------------------------------------------------- the parse
 
 struct parse_state {
+  std::string_view text;       // the whole input (for positions in messages)
   std::vector<ast::Loc> open;  // start of each construct being parsed, innermost last
+  std::vector<bool> open_case;  // for each: whether it is a CASE
 };
 
 // Fill in the placeholders of an errors.hpp message (see there).
-std::string expand(std::string_view tmpl, const parse_state& st, const char* p, const char* end) {
+std::string expand(std::string_view tmpl, const parse_state& st, const char* p, const char* end, ast::Loc here) {
   std::string out;
   for (std::size_t i = 0; i < tmpl.size();) {
     auto placeholder = [&](std::string_view name) {
       return tmpl.compare(i, name.size(), name) == 0;
     };
     if (placeholder("{open}")) {
-      out += st.open.empty() ? std::string("?") : fmt::format("{}:{}", st.open.back().line, st.open.back().column);
+      out += st.open.empty() ? std::string("?") : position_text(st.text, st.open.back());
+      i += 6;
+    } else if (placeholder("{here}")) {
+      out += position_text(st.text, here);
       i += 6;
     } else if (placeholder("{token}")) {
       out += describe_token(p, end);
@@ -158,6 +165,7 @@ struct control : pegtl::normal<Rule> {
     if constexpr (g::errors::opens_scope<Rule>) {
       const auto& it = in.iterator();
       st.open.push_back(make_loc(it.line, it.column));
+      st.open_case.push_back(std::is_same_v<Rule, g::case_expr>);
       // start() runs when a construct is *tried*, before its first token is
       // matched, and the innermost expression of a nest always tries a few
       // constructs that fail at once.  So one level more than the limit is
@@ -171,12 +179,18 @@ struct control : pegtl::normal<Rule> {
 
   template <typename ParseInput>
   static void success(const ParseInput& /*in*/, parse_state& st) noexcept {
-    if constexpr (g::errors::opens_scope<Rule>) st.open.pop_back();
+    if constexpr (g::errors::opens_scope<Rule>) {
+      st.open.pop_back();
+      st.open_case.pop_back();
+    }
   }
 
   template <typename ParseInput>
   static void failure(const ParseInput& /*in*/, parse_state& st) noexcept {
-    if constexpr (g::errors::opens_scope<Rule>) st.open.pop_back();
+    if constexpr (g::errors::opens_scope<Rule>) {
+      st.open.pop_back();
+      st.open_case.pop_back();
+    }
   }
 
   template <typename ParseInput>
@@ -189,7 +203,8 @@ struct control : pegtl::normal<Rule> {
     if constexpr (g::errors::expects_name<Rule>) {
       std::string_view w = word_at(p, end);
       // after '=', `NOW` or `NEW x` is a value that lacks its '$': the rule's message says so
-      bool value_keyword = std::is_same_v<Rule, g::match_rhs> && (w == "NOW" || w == "NEW");
+      bool value_keyword =
+          std::is_same_v<Rule, g::match_rhs> && (w == "NOW" || w == "NEW" || w == "CASE" || w == "IF" || w == "LET");
       if (is_keyword(w) && !value_keyword) {
         message = fmt::format("'{}' is a keyword and cannot be used as a name", w);
       }
@@ -197,9 +212,24 @@ struct control : pegtl::normal<Rule> {
     if constexpr (std::is_same_v<Rule, g::escape_code>) {
       if (p == end) message = "unterminated escape sequence at the end of the input";
     }
-    if (message.empty()) message = expand(g::errors::message<Rule>, st, p, end);
     const auto& it = in.iterator();
-    throw syntax_error{{make_loc(it.line, it.column), std::move(message), at_end_of_input(p, end)}};
+    const ast::Loc here = make_loc(it.line, it.column);
+    if (message.empty()) message = expand(g::errors::message<Rule>, st, p, end, here);
+    // Some errors are clearer where the construct began (a CASE without END).
+    bool at_open = g::errors::reported_at_open<Rule>;
+    if constexpr (std::is_same_v<Rule, g::call_in_pattern>) {
+      // A call where a CASE alternative's pattern should begin, on a later
+      // line and indented no further than the CASE, is far more often the
+      // statement after a missing END than a misspelt pattern.
+      if (!st.open_case.empty() && st.open_case.back() && here.line > st.open.back().line &&
+          here.column <= st.open.back().column) {
+        message = expand(g::errors::message<g::case_end>, st, p, end, here);
+        message.insert(message.size() - 1, ", and a call cannot be a CASE pattern");
+        at_open = true;
+      }
+    }
+    const ast::Loc at = at_open && !st.open.empty() ? st.open.back() : here;
+    throw syntax_error{{at, std::move(message), at_end_of_input(p, end)}};
   }
 };
 
@@ -585,6 +615,7 @@ class converter {
       case node_kind::import_stmt: {
         auto x = s(ast::StmtKind::Import);
         x->name = encode_utf8(decode_quoted(unquote(kids.at(0)->string_view())));
+        x->name_loc = loc_of(*kids.at(0));
         return x;
       }
       default: {
@@ -662,6 +693,7 @@ ParseResult parse_program(ast::SourcePtr source) {
   }
   try {
     parse_state st;
+    st.text = text;
     pegtl::memory_input<pegtl::tracking_mode::eager, pegtl::eol::lf_crlf, std::string_view> in(
         text.data(), text.size(), source->name);
     auto root = pegtl::parse_tree::parse<g::program, selector, action, control>(in, st);

@@ -12,6 +12,7 @@
 #include "grammar/diagnostic.hpp"
 #include "grammar/parser.hpp"
 #include "interpreter/compile/compiler.hpp"
+#include "interpreter/compile/script_block.hpp"
 #include "interpreter/engine/vm.hpp"
 #include "runtime/memory_meter.hpp"
 
@@ -29,13 +30,13 @@ Interpreter::~Interpreter() {
   runtime_.reset();
 }
 
-CompiledUnit* Interpreter::load(ast::SourcePtr source, Outcome* outcome, bool* incomplete) {
+CompiledUnit* Interpreter::load(ast::SourcePtr source, Outcome* outcome, bool* incomplete, ScriptMode mode) {
   if (incomplete) *incomplete = false;
   // Compiling counts towards --max-memory, and running out of memory
   // while at it is an error of this load, not an abort.
   try {
     rt::memory::CapScope capped(runtime_->limit_flag());
-    return load_capped(source, outcome, incomplete);  // a copy: the diagnostic below needs it
+    return load_capped(source, outcome, incomplete, mode);  // a copy: the diagnostic below needs it
   } catch (const rt::memory::MemoryCapReached&) {
     runtime_->stop_for_limit(rt::LimitKind::Memory);
   } catch (const std::bad_alloc&) {
@@ -45,7 +46,7 @@ CompiledUnit* Interpreter::load(ast::SourcePtr source, Outcome* outcome, bool* i
   return nullptr;
 }
 
-CompiledUnit* Interpreter::load_capped(ast::SourcePtr source, Outcome* outcome, bool* incomplete) {
+CompiledUnit* Interpreter::load_capped(ast::SourcePtr source, Outcome* outcome, bool* incomplete, ScriptMode mode) {
   parse::ParseResult parsed = parse::parse_program(source);
   if (!parsed.program) {
     const parse::Diagnostic& d = *parsed.error;
@@ -54,6 +55,7 @@ CompiledUnit* Interpreter::load_capped(ast::SourcePtr source, Outcome* outcome, 
     if (outcome) *outcome = Outcome::SyntaxError;
     return nullptr;
   }
+  if (mode == ScriptMode::OneBlock) parsed.program = as_one_block(std::move(*parsed.program));
   try {
     auto unit = compile_program(*parsed.program, *runtime_, arena_);
     for (const auto& w : unit->warnings) report_source_diagnostic(*source, w.loc, "warning", w.message);
@@ -76,9 +78,9 @@ Interpreter::Outcome Interpreter::run(const CompiledUnit& unit, const std::funct
   return Outcome::Ok;
 }
 
-Interpreter::Outcome Interpreter::run_source(ast::SourcePtr source) {
+Interpreter::Outcome Interpreter::run_source(ast::SourcePtr source, ScriptMode mode) {
   Outcome outcome;
-  CompiledUnit* unit = load(std::move(source), &outcome);
+  CompiledUnit* unit = load(std::move(source), &outcome, nullptr, mode);
   if (!unit) return outcome;
   return run(*unit);
 }
@@ -160,6 +162,8 @@ bool resolve(const std::string& name, const std::string& from_dir, fs::path& fil
 
 }  // namespace
 
+bool Interpreter::is_stdlib_module(const std::string& name) { return is_stdlib_name(name); }
+
 std::string Interpreter::resolve_module(const std::string& name, const std::string& from_dir, std::string* searched) {
   fs::path file;
   std::string shown, tried;
@@ -174,7 +178,8 @@ std::string Interpreter::resolve_module(const std::string& name, const std::stri
 void Interpreter::report_source_diagnostic(const ast::Source& source, ast::Loc loc, const char* severity,
                                            const std::string& message) {
   if (diagnostic_handler_)
-    diagnostic_handler_({source.name, loc.line, loc.column, severity, message});
+    diagnostic_handler_(
+        {source.name, loc.line, loc.line ? parse::char_column(source.text, loc) : 0, severity, message});
   else
     runtime_->write_err(parse::format_diagnostic(source, loc, severity, message));
 }
@@ -195,21 +200,20 @@ Interpreter::Outcome Interpreter::import(const std::string& name, const std::str
 
 // Whether IMPORT "name" in Humus code may read the file `name` resolves to.
 // A Humus program names modules, not files: a standard-library name, or a
-// relative path to a .hum file in or below the program's folder (`root`: the
-// folder of the script that started the chain of IMPORTs; a module below it
-// may reach a sibling with ../). Anything else (/proc/self/environ,
-// ../../etc/passwd) is refused before it is opened, so an error message can
-// never show a line of some file the program had no business reading. ""
-// when allowed, else why not.
-std::string Interpreter::import_refusal(const std::string& name, const std::string& from_dir,
-                                        const std::string& root) const {
+// path to a .hum file, relative to the importing file, that stays in or below
+// the folder of the script the run began with (so a module in a subfolder can
+// import a sibling of its folder, but nothing outside the program's tree).
+// Anything else (/proc/self/environ, ../../etc/passwd) is refused before it
+// is opened, so an error message can never show a line of some file the
+// program had no business reading. "" when allowed, else why not.
+std::string Interpreter::import_refusal(const std::string& name, const std::string& from_dir) const {
   if (is_stdlib_name(name)) return "";
   if (sandbox_)
     return "IMPORT \"" + name +
            "\": file access is disabled (--sandbox): only standard-library modules can be imported";
   const std::string why = "IMPORT \"" + name +
                           "\": not a module: IMPORT takes a standard-library name (\"queue\") or a relative path to a "
-                          ".hum file in or below the program's folder";
+                          ".hum file in or below the script's folder";
   fs::path rel = fs::path(name).lexically_normal();
   if (rel.is_absolute() || !name.ends_with(".hum") || rel.empty()) return why;
   // Symbolic links may not lead out of the folder, or to a file that is not
@@ -217,22 +221,23 @@ std::string Interpreter::import_refusal(const std::string& name, const std::stri
   std::error_code ec;
   const fs::path dir = fs::canonical(from_dir.empty() ? fs::path(".") : fs::path(from_dir), ec);
   if (ec) return "";  // no such folder: the lookup will say the module is missing
-  const fs::path top = fs::canonical(root.empty() ? fs::path(".") : fs::path(root), ec);
-  if (ec) return why;
   const fs::path target = fs::weakly_canonical(dir / rel, ec);
   if (ec) return "";
-  const fs::path inside = target.lexically_relative(top);
+  const fs::path& root = import_root_.empty() ? dir : import_root_;
+  const fs::path inside = target.lexically_relative(root);
   if (inside.empty() || *inside.begin() == ".." || target.extension() != ".hum") return why;
   return "";
 }
 
 Interpreter::Outcome Interpreter::import_at(const std::string& name, const std::string& from_dir,
                                             const rt::SourceLoc* loc) {
-  // The program's folder: the importing script's at the start of a chain of
-  // IMPORTs (a host's import(): the module's own, set below).
-  const std::string root = importing_.empty() ? from_dir : import_root_;
   if (loc) {  // an IMPORT statement: Humus code asks; a host's import() is the host's business
-    std::string refusal = import_refusal(name, from_dir, root);
+    if (importing_.empty()) {  // a statement of the script itself: its folder bounds every IMPORT it leads to
+      std::error_code ec;
+      import_root_ = fs::canonical(from_dir.empty() ? fs::path(".") : fs::path(from_dir), ec);
+      if (ec) import_root_.clear();
+    }
+    std::string refusal = import_refusal(name, from_dir);
     if (!refusal.empty()) {
       report_import_error(loc, refusal);
       return Outcome::RuntimeError;
@@ -265,7 +270,6 @@ Interpreter::Outcome Interpreter::import_at(const std::string& name, const std::
   }
   auto source = std::make_shared<ast::Source>(ast::Source{shown, read->text});
   module_dirs_[source.get()] = file.parent_path().string();
-  if (importing_.empty()) import_root_ = loc ? root : file.parent_path().string();
   importing_.emplace_back(canon, shown);
   Outcome outcome = run_source(source);
   importing_.pop_back();
@@ -288,8 +292,9 @@ Interpreter::Outcome Interpreter::run_stmt(const CompiledUnit& unit, const TopSt
     return import_at(t.import, dir, &t.source_loc);
   }
   rt::Context& cx = top_;
+  runtime_->begin_outside(cx);
   auto failed = [&](const rt::EventError& e) {
-    cx.fx.clear();
+    runtime_->end_outside(cx, &e, t.source_loc);
     if (diagnostic_handler_) {
       const rt::SourceLoc& at = e.loc.file ? e.loc : t.source_loc;  // a host function's error: the statement
       diagnostic_handler_({at.file_name(), at.line, at.column, "error", "runtime error: " + e.message});
@@ -308,18 +313,18 @@ Interpreter::Outcome Interpreter::run_stmt(const CompiledUnit& unit, const TopSt
         } else if (on_value) {
           on_value(v);
         } else if (!v.is_undefined()) {
-          rt::runtime_error(t.source_loc, "a top-level statement must give a block or ?, not " + describe(v, cx));
+          runtime_->report_warning(t.source_loc,
+                                   "this statement's value is not a block, so it does nothing: " + describe(v, cx));
         }
       } else {
         run_top(t.proto, t.proto.entry_stmt, cx);
       }
     }
-    runtime_->commit(cx);
+    runtime_->end_outside(cx, nullptr, t.source_loc);
     return Outcome::Ok;
   } catch (const rt::memory::MemoryCapReached&) {
-    cx.fx.clear();
-    runtime_->stop_for_limit(rt::LimitKind::Memory);
-    return Outcome::RuntimeError;
+    runtime_->stop_for_limit(rt::LimitKind::Memory);  // before: a stopped run reports no error
+    return failed(rt::EventError{t.source_loc, "out of memory", rt::Value()});
   } catch (const std::bad_alloc&) {
     return failed(rt::EventError{t.source_loc, "out of memory", rt::Value()});
   } catch (const rt::EventError& e) {

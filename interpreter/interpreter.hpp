@@ -10,6 +10,7 @@
 #include <map>
 #include <memory>
 #include <set>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -27,17 +28,22 @@ class Interpreter {
   Interpreter& operator=(const Interpreter&) = delete;
 
   enum class Outcome { Ok, SyntaxError, CompileError, RuntimeError };
+  // How a script's top-level statements run: one at a time, in order, each
+  // its own transaction (LANGUAGE.md section 8; humus_js), or all as one
+  // block, ordered by dataflow, in one transaction (uFork; script_block.hpp).
+  enum class ScriptMode { Statements, OneBlock };
 
   // Parses and compiles; on failure reports the diagnostic and returns null.
   // `incomplete`, when given, is set for input that ends inside an open construct.
-  CompiledUnit* load(ast::SourcePtr source, Outcome* outcome = nullptr, bool* incomplete = nullptr);
+  CompiledUnit* load(ast::SourcePtr source, Outcome* outcome = nullptr, bool* incomplete = nullptr,
+                     ScriptMode mode = ScriptMode::Statements);
   // Runs the unit's top-level statements in order, stopping at the first that
   // fails. `on_value`, when set, receives the value of every expression
   // statement that is not a block (the REPL prints them); without it such a
-  // value is a runtime error, as in a script.
+  // value is ignored, as in a script (-W reports it).
   Outcome run(const CompiledUnit& unit, const std::function<void(const rt::Value&)>& on_value = {});
   // Loads and runs a whole source (the `humus FILE` path, without waiting).
-  Outcome run_source(ast::SourcePtr source);
+  Outcome run_source(ast::SourcePtr source, ScriptMode mode = ScriptMode::Statements);
 
   // IMPORT (LANGUAGE.md section 10), for hosts: runs module `name` once per
   // interpreter, as `IMPORT "name"` in a file in folder `from_dir` would
@@ -49,8 +55,9 @@ class Interpreter {
   // nothing. Errors (not found, cycle, syntax, compile, runtime) are reported
   // on the runtime's stderr; the outcome says which kind it was.
   // An IMPORT statement in Humus code is narrower than this host call: a path
-  // must be relative, name a .hum file and stay in or below the program's
-  // folder; with the sandbox on, only standard-library names.
+  // must be relative (to the importing file), name a .hum file and stay in
+  // or below the folder of the script that imports first; with the sandbox
+  // on, only standard-library names.
   Outcome import(const std::string& name, const std::string& from_dir = "");
   // The prelude (stdlib/prelude.hum): the humus command imports it before
   // every script unless --no-prelude; the REPL should do the same.
@@ -59,6 +66,8 @@ class Interpreter {
   // and tools; `searched` lists the places tried).
   static std::string resolve_module(const std::string& name, const std::string& from_dir,
                                     std::string* searched = nullptr);
+  // Whether IMPORT looks `name` up in the standard library (no '/', no ".hum").
+  static bool is_stdlib_module(const std::string& name);
 
   // A diagnostic as data (embedding hosts collect them instead of text).
   struct Diagnostic {
@@ -88,8 +97,8 @@ class Interpreter {
   Outcome run_stmt(const CompiledUnit& unit, const TopStmt& t, const std::function<void(const rt::Value&)>& on_value);
   // IMPORT with the location of the statement (null for hosts' imports).
   Outcome import_at(const std::string& name, const std::string& from_dir, const rt::SourceLoc* loc);
-  CompiledUnit* load_capped(ast::SourcePtr source, Outcome* outcome, bool* incomplete);
-  std::string import_refusal(const std::string& name, const std::string& from_dir, const std::string& root) const;
+  CompiledUnit* load_capped(ast::SourcePtr source, Outcome* outcome, bool* incomplete, ScriptMode mode);
+  std::string import_refusal(const std::string& name, const std::string& from_dir) const;
   void report_import_error(const rt::SourceLoc* loc, const std::string& message);
   void report_source_diagnostic(const ast::Source& source, ast::Loc loc, const char* severity,
                                 const std::string& message);
@@ -102,7 +111,7 @@ class Interpreter {
   std::map<const ast::Source*, std::string> module_dirs_;       // a module's real folder, for its relative IMPORTs
   DiagnosticHandler diagnostic_handler_;
   bool sandbox_ = false;
-  std::string import_root_;  // the folder IMPORT paths stay in, while modules run
+  std::filesystem::path import_root_;  // the folder IMPORT statements may not leave (import_refusal)
 };
 
 // Reads a file into a Source; returns null (with a message in `error`) when it can't.

@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <new>
+#include <string>
 
 #include "runtime/source_loc.hpp"
 #include "runtime/value.hpp"
@@ -35,6 +36,9 @@ class FunctionCode {
   bool tail_callable = false;
 
   SourceLoc loc;
+  // The name it was defined under (DEF f, and the behavior a DEF f(...) AS
+  // \msg.[...] gives), or empty: traces and diagrams name actors by it.
+  std::string name;
 };
 
 // The code of a block literal. The runtime only carries block values
@@ -54,7 +58,7 @@ struct Actor;
 using NativeBehavior = void (*)(Actor& self, const Value& msg, Context& cx);
 class NativeBehaviorCode final : public FunctionCode {
  public:
-  explicit NativeBehaviorCode(NativeBehavior fn) : FunctionCode(SourceLoc{}), fn_(fn) {}
+  NativeBehaviorCode(NativeBehavior fn, const char* name_) : FunctionCode(SourceLoc{}), fn_(fn) { name = name_; }
   // Called as a function (it never is: Humus code cannot read a behavior), it gives ?.
   Value apply(const Closure&, const Value&, Context&) const override { return Value::undefined(); }
   bool run_behavior(const Closure& self, const Value& msg, Context& cx) const override;

@@ -5,6 +5,24 @@
 
 namespace humus::rt {
 
+void Effects::send_elsewhere(Actor* target, Value message) {
+  if (runs.size() <= kScanRuns) {
+    for (Run& r : runs)
+      if (r.target == target) return append(r, std::move(message));
+  } else {
+    if (run_index.empty())  // the runs just grew past a scan: index them
+      for (uint32_t i = 0; i < runs.size(); ++i) run_index.emplace(runs[i].target, i);
+    if (auto it = run_index.find(target); it != run_index.end()) return append(runs[it->second], std::move(message));
+    run_index.emplace(target, uint32_t(runs.size()));
+  }
+  auto* m = new Message;
+  m->payload = std::move(message);
+  target->retain();
+  if (target->foreign()) [[unlikely]]
+    foreign = true;
+  runs.push_back({target, m, m, 1});
+}
+
 void Effects::extend(Run& r, Value message) {
   // Batches double from 4 items to 256: a short run wastes little room, a
   // long one costs a node per 256 messages.
@@ -27,6 +45,8 @@ void Effects::drop_all() {
     r.target->release();
   }
   runs.clear();
+  run_index.clear();
+  foreign = false;
   delayed.clear();
   become = Value();
   for (uint32_t i = 0; i < pending_count; ++i) pending[i] = Value();

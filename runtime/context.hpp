@@ -11,10 +11,13 @@
 #include <cstdint>
 #include <cstdlib>
 #include <memory>
+#include <unordered_map>
 #include <vector>
 
 #include "runtime/actor.hpp"
 #include "runtime/code.hpp"
+#include "runtime/foreign.hpp"
+#include "runtime/trace.hpp"
 #include "runtime/value.hpp"
 
 namespace humus::rt {
@@ -27,10 +30,15 @@ struct Effects {
   Effects& operator=(const Effects&) = delete;
   ~Effects() { clear(); }
 
-  // Consecutive sends to one actor: their messages, already linked into the
-  // chain that the commit splices into the actor's mailbox in one step. A
-  // message is made once, at SEND; a loop of a million sends to one actor
-  // is one run, and committing it is one exchange on the mailbox.
+  // The sends to one actor: their messages, already linked into the chain
+  // that the commit splices into the actor's mailbox in one step. A message
+  // is made once, at SEND; a loop of a million sends to one actor is one
+  // run, and committing it is one exchange on the mailbox. Sends that go
+  // round several actors join each actor's run too (send_elsewhere), so a
+  // message costs one word in a batch however the targets interleave.
+  // Runs are committed in the order of their first SEND: each actor sees
+  // its messages in SEND order, and actors are woken in the order they
+  // were first sent to, as if each message were committed on its own.
   struct Run {
     Actor* target;  // holds a reference until the run is committed or dropped
     Message* first;
@@ -42,7 +50,7 @@ struct Effects {
     Value target;
     Value message;
   };
-  std::vector<Run> runs;         // in SEND order
+  std::vector<Run> runs;         // in the order of each target's first SEND
   std::vector<Delayed> delayed;  // AFTER, in statement order
   Value become;                  // empty unless BECOME ran
   // Or a BECOME of a closure not made yet (a behavior factory's result):
@@ -53,6 +61,10 @@ struct Effects {
   const FunctionCode* pending_code = nullptr;
   uint32_t pending_count = 0;
   Value pending[kPendingMax];
+
+  // Set when a run targets a foreign actor (foreign.hpp): the commit
+  // then lets the distribution layer take those runs first.
+  bool foreign = false;
 
   bool has_become() const { return !become.empty() || pending_code; }
 
@@ -69,22 +81,10 @@ struct Effects {
     if (message.empty()) std::abort();
 #endif
     if (!runs.empty() && runs.back().target == target) [[likely]] {
-      Run& r = runs.back();
-      ++r.count;
-      if (r.last->is_batch()) {
-        auto* b = static_cast<Batch*>(r.last);
-        if (b->count < b->capacity) [[likely]] {
-          new (&b->items()[b->count++]) Value(std::move(message));
-          return;
-        }
-      }
-      extend(r, std::move(message));
+      append(runs.back(), std::move(message));
       return;
     }
-    auto* m = new Message;
-    m->payload = std::move(message);
-    target->retain();
-    runs.push_back({target, m, m, 1});
+    send_elsewhere(target, std::move(message));
   }
 
   // Drops everything buffered (a failed event, or what a commit left).
@@ -93,9 +93,26 @@ struct Effects {
   }
 
  private:
+  void append(Run& r, Value message) {
+    ++r.count;
+    if (r.last->is_batch()) {
+      auto* b = static_cast<Batch*>(r.last);
+      if (b->count < b->capacity) [[likely]] {
+        new (&b->items()[b->count++]) Value(std::move(message));
+        return;
+      }
+    }
+    extend(r, std::move(message));
+  }
+  // A send to another actor than the last one: to its run, or a new one.
+  void send_elsewhere(Actor* target, Value message);
   // Starts a new batch at the end of r's chain, holding `message`.
   void extend(Run& r, Value message);
   void drop_all();
+
+  // Beyond this many runs, a run is found by its target in run_index.
+  static constexpr size_t kScanRuns = 8;
+  std::unordered_map<const Actor*, uint32_t> run_index;
 };
 
 // The state compiled code keeps per context between events (the
@@ -116,6 +133,15 @@ struct alignas(64) Context {
   Actor* self = nullptr;  // null for top-level statements
   Effects fx;
   std::unique_ptr<EngineState> engine;
+  // The topic delivery this event handles (its envelope), if any.
+  Envelope* delivery = nullptr;
+  // The distribution layer's state for this context (its outbox), and
+  // whether it holds messages to send at the end of the turn.
+  std::unique_ptr<ContextState> remote;
+  bool must_flush = false;
+  int worker = -1;  // the dispatcher's worker that owns it; -1: a thread outside the pool
+  // A top-level statement's trace record while it runs (traced runs only).
+  std::unique_ptr<TraceEvent> outside_trace;
   // Written only by the thread that owns this context (a load and a store,
   // no locked instruction); read by Runtime::stats from anywhere.
   std::atomic<uint64_t> events{0};

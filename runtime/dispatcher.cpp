@@ -13,12 +13,16 @@ thread_local void* tl_worker = nullptr;
 
 Dispatcher::Dispatcher(EventRunner& runner, unsigned threads, unsigned budget, uint64_t seed)
     : runner_(runner), budget_(budget ? budget : 1) {
-  if (threads == 0) threads = 1;
+  if (threads == 0) {
+    inline_ = true;
+    threads = 1;  // one worker, for its queue and context, run by the host
+  }
   for (unsigned i = 0; i < threads; ++i) {
     auto w = std::make_unique<Worker>();
     w->owner = this;
     w->index = i;
     w->cx = runner_.make_context();
+    w->cx->worker = int(i);
     w->rng.seed(static_cast<std::minstd_rand::result_type>(seed + i + 1));
     workers_.push_back(std::move(w));
   }
@@ -32,6 +36,7 @@ Dispatcher::Worker* Dispatcher::current_worker() const {
 void Dispatcher::start() {
   if (started_) return;
   started_ = true;
+  if (inline_) return;
   // Workers count as active until they first park, so a program whose
   // messages are all queued already is not idle before anyone looked.
   active_.store(int(workers_.size()), std::memory_order_seq_cst);
@@ -232,6 +237,10 @@ void Dispatcher::run_turn(Worker& w, Actor* actor) {
     free_message(b);
   }
   w.consumed.store(w.consumed.load(std::memory_order_relaxed) + consumed, std::memory_order_relaxed);
+  // Messages to other processes leave now, while the actor is still ours:
+  // its next turn, on any worker, sends after them (order per sender).
+  if (cx.must_flush) [[unlikely]]
+    runner_.end_turn(cx);
   if (!actor->mailbox.empty_for_consumer()) {
     // Budget used up, or a send is half done: to the back of the ring,
     // still ours (senders see Scheduled and leave it be).
@@ -249,6 +258,24 @@ void Dispatcher::run_turn(Worker& w, Actor* actor) {
   } else {
     actor->release();
   }
+}
+
+bool Dispatcher::run_here(std::chrono::steady_clock::time_point deadline) {
+  Worker& w = *workers_.front();
+  void* outer = tl_worker;
+  tl_worker = &w;
+  bool more = false;
+  for (uint32_t turns = 1; !halt_.load(std::memory_order_relaxed); ++turns) {
+    Actor* a = find_work(w);
+    if (!a) break;
+    run_turn(w, a);
+    if (turns % 16 == 0 && std::chrono::steady_clock::now() >= deadline) {
+      more = true;
+      break;
+    }
+  }
+  tl_worker = outer;
+  return more;
 }
 
 // ---------------------------------------------------------------- parking

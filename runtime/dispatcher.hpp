@@ -50,6 +50,9 @@ class EventRunner {
   virtual ~EventRunner() = default;
   virtual std::unique_ptr<Context> make_context() = 0;
   virtual void run_event(Actor& actor, Value& message, Context& cx) = 0;
+  // After an actor's turn, before another worker may run it, when the
+  // context has messages for other processes (Context::must_flush).
+  virtual void end_turn(Context& cx) = 0;
 };
 
 struct DispatchStats {
@@ -60,6 +63,8 @@ struct DispatchStats {
 
 class Dispatcher {
  public:
+  // threads = 0: no threads of its own; the host runs events with run_here()
+  // (the playground: WebAssembly in a browser has one thread).
   Dispatcher(EventRunner& runner, unsigned threads, unsigned budget, uint64_t seed);
   ~Dispatcher() { stop(); }
   Dispatcher(const Dispatcher&) = delete;
@@ -67,6 +72,10 @@ class Dispatcher {
 
   // Starts the workers (until then messages only queue up).
   void start();
+  // Without threads of its own: runs turns on the calling thread until
+  // nothing is queued (false) or `deadline` has passed (true: more to do).
+  bool run_here(std::chrono::steady_clock::time_point deadline);
+  bool has_threads() const { return !inline_; }
   // Stops the workers; queued messages are dropped.
   void stop();
   // Queues `msg` for `target`, which the caller keeps alive during the call.
@@ -123,6 +132,7 @@ class Dispatcher {
 
   EventRunner& runner_;
   const unsigned budget_;
+  bool inline_ = false;  // no threads: see run_here
   std::vector<std::unique_ptr<Worker>> workers_;
   std::vector<BigStackThread> threads_;
   bool started_ = false;

@@ -3,11 +3,10 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <limits>
-#include <memory>
-#include <new>
 
 #include "runtime/limits.hpp"
 
@@ -21,20 +20,49 @@ namespace {
 // process. GMP's manual leaves throwing from these undefined; in practice
 // (GMP is built with unwind tables, as Debian's is) the exception passes
 // through and the operation's scratch space is what leaks. The size checks
-// below (integer_limit) keep it a rare path.
+// below (integer_limit) keep it a rare path. Unsized deletes: clang 14 has
+// no sized delete without -fsized-deallocation.
 void* gmp_alloc(size_t n) { return ::operator new(n); }
 void* gmp_realloc(void* p, size_t old, size_t n) {
   void* q = ::operator new(n);
   std::memcpy(q, p, std::min(old, n));
-  ::operator delete(p, old);
+  ::operator delete(p);
   return q;
 }
-void gmp_free(void* p, size_t n) { ::operator delete(p, n); }
+void gmp_free(void* p, size_t) { ::operator delete(p); }
 
 // Before main: every mpz is made and freed with the same functions.
 [[maybe_unused]] const bool gmp_installed = (mp_set_memory_functions(gmp_alloc, gmp_realloc, gmp_free), true);
 
-static_assert(sizeof(long) == 8 && sizeof(mp_limb_t) == 8, "mpz_*_si and limbs are assumed 64-bit");
+static_assert(sizeof(mp_limb_t) == 8, "a small integer is assumed to fit in one limb");
+
+// int64 in and out of an mpz. Where `long` is 64 bits (the native build)
+// these are GMP's own _si calls; where it is 32 (wasm32) they go by limbs.
+void set_int64(mpz_ptr z, int64_t n) {
+  if constexpr (sizeof(long) == 8) {
+    mpz_set_si(z, long(n));
+  } else {
+    const mp_limb_t limb = n < 0 ? mp_limb_t(0) - mp_limb_t(n) : mp_limb_t(n);
+    mpz_import(z, 1, 1, sizeof limb, 0, 0, &limb);
+    if (n < 0) mpz_neg(z, z);
+  }
+}
+
+std::optional<int64_t> get_int64(mpz_srcptr z) {
+  if constexpr (sizeof(long) == 8) {
+    if (!mpz_fits_slong_p(z)) return std::nullopt;
+    return int64_t(mpz_get_si(z));
+  } else {
+    if (mpz_size(z) > 1) return std::nullopt;
+    const mp_limb_t m = mpz_getlimbn(z, 0);  // |z|
+    if (mpz_sgn(z) >= 0) {
+      if (m > mp_limb_t(INT64_MAX)) return std::nullopt;
+      return int64_t(m);
+    }
+    if (m > mp_limb_t(INT64_MAX) + 1) return std::nullopt;
+    return int64_t(mp_limb_t(0) - m);
+  }
+}
 
 // An mpz view of an integer Value without allocating: a big integer lends
 // its own mpz, a small one is wrapped read-only around a stack limb.
@@ -65,10 +93,7 @@ Value big_result(Op op) {
   Value r = Value::adopt(new BigInt());  // freed if GMP runs out of memory
   mpz_ptr z = r.as<BigInt>()->z;
   op(z);
-  if (mpz_fits_slong_p(z)) {
-    long n = mpz_get_si(z);
-    if (Value::fits_small(n)) return Value::small(n);  // r is dropped
-  }
+  if (auto n = get_int64(z); n && Value::fits_small(*n)) return Value::small(*n);  // r is dropped
   return r;
 }
 
@@ -93,7 +118,7 @@ namespace detail {
 
 Value make_big(int64_t n) {
   auto* r = new BigInt();
-  mpz_set_si(r->z, n);
+  set_int64(r->z, n);
   return Value::adopt(r);
 }
 
@@ -155,13 +180,16 @@ int int_compare_slow(const Value& a, const Value& b) {
 }  // namespace detail
 
 Value integer_from_mpz(const mpz_t z) {
-  if (mpz_fits_slong_p(z)) {
-    long n = mpz_get_si(z);
-    if (Value::fits_small(n)) return Value::small(n);
-  }
+  if (auto n = get_int64(z); n && Value::fits_small(*n)) return Value::small(*n);
   auto* r = new BigInt();
   mpz_set(r->z, z);
   return Value::adopt(r);
+}
+
+std::optional<int64_t> integer_to_int64(const Value& v) {
+  if (v.is_small()) return v.small_value();
+  if (!v.is_bigint()) return std::nullopt;
+  return get_int64(v.as<BigInt>()->z);
 }
 
 Value parse_integer(std::string_view digits, unsigned radix, bool negative) {
@@ -175,7 +203,8 @@ Value parse_integer(std::string_view digits, unsigned radix, bool negative) {
                  : c >= 'A' && c <= 'Z' ? unsigned(c - 'A' + 10)
                                         : 99;
     if (d >= radix) return Value::undefined();  // the parser checked; be safe anyway
-    if (__builtin_mul_overflow(n, int64_t(radix), &n) || __builtin_add_overflow(n, int64_t(d), &n)) fits = false;
+    if (__builtin_mul_overflow(n, int64_t(radix), &n) || __builtin_add_overflow(n, int64_t(d), &n))
+      fits = false;
   }
   if (fits) return make_integer(negative ? -n : n);
 

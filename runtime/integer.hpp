@@ -5,9 +5,19 @@
 // falls back to mpz arithmetic and normalises the result, so a big integer
 // that shrinks back into range becomes small again. Operations on anything
 // that is not an integer give ? (LANGUAGE.md section 9).
+//
+// The WebAssembly build (the playground) has GMP's mini-gmp instead: the same
+// mpz API, built with 64-bit limbs (MINI_GMP_LIMB_TYPE), so this code is the
+// same there; only `long` is 32 bits, so no mpz_*_si call takes an int64.
 #pragma once
 
+#ifdef HUMUS_MINI_GMP
+#include <mini-gmp.h>
+#else
 #include <gmp.h>
+#endif
+
+#include <optional>
 
 #include <string>
 #include <string_view>
@@ -38,6 +48,8 @@ int int_compare_slow(const Value& a, const Value& b);
 }  // namespace detail
 
 Value integer_from_mpz(const mpz_t z);   // normalised: small when it fits
+// The integer as an int64, if it is one that fits.
+std::optional<int64_t> integer_to_int64(const Value& v);
 // digits valid in radix (2..36), already checked by the parser
 Value parse_integer(std::string_view digits, unsigned radix, bool negative);
 std::string integer_to_string(const Value& v);  // decimal; precondition: is_integer()

@@ -48,7 +48,8 @@ struct Limits {
   bool needs_monitor() const { return max_memory != 0 || timeout > 0; }
 };
 
-enum class LimitKind : int { None = 0, Events, Actors, Memory, Timeout };
+// Interrupted: not a limit but the host's Runtime::interrupt (the playground's Stop).
+enum class LimitKind : int { None = 0, Events, Actors, Memory, Timeout, Interrupted };
 
 inline constexpr std::chrono::milliseconds kMonitorPeriod{10};
 inline constexpr std::chrono::milliseconds kStuckGrace{500};

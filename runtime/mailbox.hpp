@@ -54,9 +54,8 @@ inline void free_message(Message* m) {
   }
   auto* b = static_cast<Batch*>(m);
   for (uint32_t i = b->taken; i < b->count; ++i) b->items()[i].~Value();
-  const size_t bytes = sizeof(Batch) + sizeof(Value) * b->capacity;
   b->~Batch();
-  ::operator delete(static_cast<void*>(b), bytes);
+  ::operator delete(static_cast<void*>(b));
 }
 
 class Mailbox {

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstdint>
 #include <vector>
 
 #include "runtime/actor.hpp"
@@ -63,6 +64,7 @@ void print_atom(std::string& out, const Value& v) {
         out += static_cast<Native*>(o)->name;
         out += '>';
         return;
+      case ObjKind::Envelope:  // unwrapped before any program sees it
       case ObjKind::Pair: break;  // not an atom; callers never pass one
     }
     out += "<pair>";
@@ -198,6 +200,13 @@ std::string to_string(const Value& v, const PrintLimit& limit) {
   std::string s;
   print_value(s, v, limit);
   return s;
+}
+
+void cut_text(std::string& s, size_t at) {
+  if (s.size() <= at) return;
+  while (at > 0 && (static_cast<unsigned char>(s[at]) & 0xC0) == 0x80) --at;  // not inside a character
+  s.resize(at);
+  s += "...";
 }
 
 }  // namespace humus::rt

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstddef>
 #include <string>
 
 #include "runtime/value.hpp"
@@ -23,5 +24,7 @@ inline constexpr PrintLimit kNoPrintLimit{0, 0};
 
 void print_value(std::string& out, const Value& v, const PrintLimit& limit = kNoPrintLimit);
 std::string to_string(const Value& v, const PrintLimit& limit = kNoPrintLimit);
+// Cuts `s` to its first `at` bytes (less, not to split a UTF-8 character) and appends "...".
+void cut_text(std::string& s, size_t at);
 
 }  // namespace humus::rt

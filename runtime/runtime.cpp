@@ -4,9 +4,9 @@
 #include <vector>
 
 #include "runtime/builtins.hpp"
+#include "runtime/cluster/cluster.hpp"
 #include "runtime/code.hpp"
 #include "runtime/integer.hpp"
-#include "runtime/memory_meter.hpp"
 #include "runtime/print.hpp"
 #include "runtime/stack_guard.hpp"
 
@@ -73,17 +73,23 @@ void random_behavior(Actor&, const Value& msg, Context& cx) {
 Runtime::Runtime(RuntimeOptions options)
     : options_(std::move(options)),
       dispatcher_(*this, options_.threads, options_.budget, options_.seed ? *options_.seed : 0),
-      timers_(dispatcher_),
+      timers_(dispatcher_, dispatcher_.has_threads()),
       start_time_(std::chrono::steady_clock::now()) {
   if (!options_.out) options_.out = write_stdout;
   if (!options_.err) options_.err = write_stderr;
   rng_.seed(options_.seed ? *options_.seed : std::random_device{}());
-  trace_.store(options_.trace, std::memory_order_relaxed);
+  if (options_.tracer) {
+    tracer_ = std::make_unique<Tracer>(*options_.tracer);
+    timers_.set_fire_hook(
+        [this](uint64_t id, Value target, Value message) { fire_traced(id, std::move(target), std::move(message)); });
+  }
+  set_trace(options_.trace);
   define_builtins();
   // Limits (runtime/limits.hpp). Built-in actors are not counted.
   const Limits& lim = options_.limits;
   if (lim.max_events) max_events_ = lim.max_events;
   if (lim.max_actors) actor_id_cap_ = next_actor_id_.load(std::memory_order_relaxed) - 1 + lim.max_actors;
+  actor_id_check_ = tracer_ ? 0 : actor_id_cap_;
   if (lim.max_memory) {
     set_integer_limit(lim.max_memory / 8, lim.max_memory);
     memory::set_cap(lim.max_memory);
@@ -91,11 +97,21 @@ Runtime::Runtime(RuntimeOptions options)
   if (lim.needs_monitor())
     monitor_ = std::make_unique<LimitMonitor>(
         options_.limits, [this](LimitKind k) { stop_for_limit(k); }, [this] { return limit_reached(); });
+  // Joins the cluster (options_.cluster.url), or stays on its own; defines
+  // the global `cluster`. Throws ClusterError when it cannot connect.
+  cluster_ = std::make_unique<cluster::Cluster>(*this, options_.cluster);
 }
 
-Runtime::~Runtime() { stop(); }
+Runtime::~Runtime() {
+  stop();
+  cluster_.reset();  // before the dispatcher: it holds actors and messages
+}
+
+void Runtime::leave_cluster() { cluster_->leave(); }
 
 void Runtime::stop() {
+  // The cluster's threads send into the dispatcher: they stop first.
+  if (cluster_) cluster_->stop();
   if (monitor_) monitor_->stop();
   {
     std::lock_guard lock(stop_mutex_);
@@ -129,8 +145,8 @@ void Runtime::define_builtins() {
   const uint32_t first = globals_.slot(builtin_functions().front()->name);
   for (Native* fn : builtin_functions()) globals_.set(globals_.slot(fn->name), Value::share(fn));
   globals_.guard_builtins(first, uint32_t(builtin_functions().size()));
-  static const NativeBehaviorCode println_code(println_behavior), timer_code(timer_behavior),
-      random_code(random_behavior);
+  static const NativeBehaviorCode println_code(println_behavior, "println"), timer_code(timer_behavior, "timer"),
+      random_code(random_behavior, "random");
   globals_.set(globals_.slot("println"), native_actor(println_code));
   globals_.set(globals_.slot("timer"), native_actor(timer_code));
   globals_.set(globals_.slot("random"), native_actor(random_code));
@@ -145,11 +161,34 @@ Value Runtime::native_actor(const NativeBehaviorCode& code) { return new_actor(V
 
 Value Runtime::new_actor(Value behavior) {
   uint64_t id = next_actor_id_.fetch_add(1, std::memory_order_relaxed);
-  if (id > actor_id_cap_) [[unlikely]]
-    actor_limit_reached();
+  if (id > actor_id_check_) [[unlikely]]
+    return new_actor_checked(id, std::move(behavior));
   auto* a = new Actor(id);
   a->behavior = std::move(behavior);
   return Value::adopt(a);
+}
+
+Value Runtime::system_actor(const NativeBehaviorCode& code) {
+  auto* a = new Actor(0);
+  a->behavior = Value::adopt(Closure::make(&code, 0));
+  return Value::adopt(a);
+}
+
+Value Runtime::new_foreign_actor(const ForeignCode& code) {
+  Value a = new_actor(Value::adopt(Closure::make(&code, 0)));
+  // Before anyone else sees it: Effects::send reads the flag unsynchronised.
+  a.object()->flags.fetch_or(Object::kForeign, std::memory_order_relaxed);
+  return a;
+}
+
+// Past the actor limit, or tracing (which notes every actor made).
+Value Runtime::new_actor_checked(uint64_t id, Value behavior) {
+  if (id > actor_id_cap_) actor_limit_reached();
+  auto* a = new Actor(id);
+  a->behavior = std::move(behavior);
+  Value v = Value::adopt(a);
+  if (tracer_) Tracer::note_created(v);
+  return v;
 }
 
 std::unique_ptr<Context> Runtime::make_context() { return std::make_unique<Context>(*this); }
@@ -158,7 +197,42 @@ void Runtime::start() { dispatcher_.start(); }
 
 void Runtime::wait_idle() { dispatcher_.wait_idle(); }
 
-void Runtime::send(const Value& target, Value message) { dispatcher_.enqueue(target.as<Actor>(), std::move(message)); }
+Runtime::Slice Runtime::run_for(std::chrono::milliseconds budget) {
+  const auto deadline = std::chrono::steady_clock::now() + budget;
+  for (;;) {
+    if (dispatcher_.run_here(deadline)) return {true, 0};
+    bool fired = false;
+    const int64_t next_timer = timers_.fire_due(&fired);
+    if (!fired) return {false, next_timer};
+    if (std::chrono::steady_clock::now() >= deadline) return {true, 0};
+  }
+}
+
+void Runtime::interrupt() {
+  interrupted_.store(true, std::memory_order_relaxed);
+  stop_for_limit(LimitKind::Interrupted);
+}
+
+void Runtime::safe_point(const SourceLoc& loc) {
+  if (interrupted_.load(std::memory_order_relaxed) ||
+      (options_.interrupt_requested && options_.interrupt_requested())) {
+    interrupt();
+    runtime_error(loc, "interrupted");
+  }
+}
+
+void Runtime::send(const Value& target, Value message) {
+  Actor* a = target.as<Actor>();
+  if (tracer_) [[unlikely]] {
+    tracer_->outside_send(a->id, [&] { dispatcher_.enqueue(a, std::move(message)); });
+    return;
+  }
+  dispatcher_.enqueue(a, std::move(message));
+}
+
+void Runtime::send_after(int64_t delay_ms, Value target, Value message) {
+  timers_.schedule(delay_ms, std::move(target), std::move(message));
+}
 
 namespace {
 // Installs a pending BECOME (Effects::pending_code): in place when the
@@ -186,7 +260,8 @@ void install_pending(Actor& actor, Effects& fx) {
 }
 }  // namespace
 
-void Runtime::commit(Context& cx) {
+// The effects of an event, applied (commit, commit_distributed).
+inline void Runtime::apply(Context& cx) {
   Effects& fx = cx.fx;
   if (cx.self) {
     if (fx.pending_code)
@@ -202,44 +277,81 @@ void Runtime::commit(Context& cx) {
   fx.clear();
 }
 
+void Runtime::commit(Context& cx) {
+  if (cx.fx.foreign || cx.delivery) [[unlikely]]
+    return commit_distributed(cx);
+  apply(cx);
+}
+
+// Sends to remote actors and topics, and a topic delivery's settlement, go
+// through the cluster: staged first (the event may still fail there),
+// released once everything else took effect.
+void Runtime::commit_distributed(Context& cx) {
+  cluster_->stage(cx);
+  apply(cx);
+  cluster_->release(cx);
+  // Outside any actor's turn (top level, hosts) nobody flushes later.
+  if (!cx.self && cx.must_flush) cluster_->flush(cx);
+}
+
+void Runtime::end_turn(Context& cx) { cluster_->flush(cx); }
+
+void Runtime::settle_failed_delivery(Context& cx) {
+  if (cx.delivery) cluster_->abandon(cx);
+  cx.delivery = nullptr;
+}
+
 void Runtime::run_event(Actor& actor, Value& message, Context& cx) {
   cx.self = &actor;
   uint64_t own_events = cx.events.load(std::memory_order_relaxed) + 1;  // Context::bump, keeping the count
   cx.events.store(own_events, std::memory_order_relaxed);
   if ((own_events & 1023) == 0 || own_events >= max_events_) [[unlikely]]
     check_event_limit(own_events);
-  if (trace_.load(std::memory_order_relaxed))
-    write_err("trace: @" + std::to_string(actor.id) + " <- " + shown(message) + "\n");
+  // A delivery from a topic: the behavior sees the value, the commit settles it.
+  Value* msg = &message;
+  if (message.is(ObjKind::Envelope)) [[unlikely]] {
+    cx.delivery = message.as<Envelope>();
+    msg = &cx.delivery->value;
+  }
+  if (trace_.load(std::memory_order_relaxed)) [[unlikely]] {
+    run_event_traced(actor, *msg, cx);
+    cx.delivery = nullptr;
+    cx.self = nullptr;
+    return;
+  }
   try {
-    bool handled = false;
-    if (actor.behavior.is(ObjKind::Closure)) {
-      const auto* beh = actor.behavior.as<Closure>();
-      memory::CapScope capped(&limit_hit_);  // --max-memory holds within the event's own code
-      handled = beh->code->run_behavior(*beh, message, cx);
-    }
-    if (!handled) {
+    if (!apply_behavior(actor, *msg, cx)) {
       cx.fx.clear();
       Context::bump(cx.unhandled);
-      report_unhandled(actor, message);
+      report_unhandled(actor, *msg);
+      settle_failed_delivery(cx);
       cx.self = nullptr;
       return;
     }
     commit(cx);
   } catch (const EventError& e) {
     cx.fx.clear();
-    report_error(e, &actor, &message);
+    report_error(e, &actor, msg);
+    settle_failed_delivery(cx);
   } catch (const memory::MemoryCapReached&) {
     cx.fx.clear();
     stop_for_limit(LimitKind::Memory);
+    settle_failed_delivery(cx);
   } catch (const std::bad_alloc&) {
     cx.fx.clear();
-    report_error(EventError{{}, "out of memory", Value()}, &actor, &message);
+    report_error(EventError{{}, "out of memory", Value()}, &actor, msg);
+    settle_failed_delivery(cx);
   }
+  cx.delivery = nullptr;
   cx.self = nullptr;
 }
 
 int64_t Runtime::now_ms() const {
   return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start_time_).count();
+}
+
+int64_t Runtime::now_us() const {
+  return std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - start_time_).count();
 }
 
 void Runtime::write_err(std::string_view text) const {
@@ -257,8 +369,25 @@ void Runtime::report_error(const EventError& e, const Actor* actor, const Value*
   write_err(text);
 }
 
+void Runtime::report_warning(const SourceLoc& loc, const std::string& message) {
+  if (!warnings_on()) return;
+  write_err(location(loc) + ": warning: " + message + "\n");
+}
+
+void Runtime::drop_send(const SourceLoc& loc, const Value& target, const Value& message, Context& cx) {
+  // A worker's own counter inside an event; top-level statements and hosts
+  // share one.
+  if (cx.self)
+    Context::bump(cx.unhandled);
+  else
+    dropped_outside_.fetch_add(1, std::memory_order_relaxed);
+  if (warnings_on())
+    report_warning(loc, "message dropped: the target " + shown(target) +
+                            " is not an actor (message: " + shown(message) + ")");
+}
+
 void Runtime::report_unhandled(const Actor& actor, const Value& message) {
-  if (!options_.warn_unhandled && !trace_.load(std::memory_order_relaxed)) return;
+  if (!options_.warn_unhandled && !text_trace_.load(std::memory_order_relaxed)) return;
   SourceLoc loc;
   if (actor.behavior.is(ObjKind::Closure)) loc = actor.behavior.as<Closure>()->code->loc;
   write_err(location(loc) + ": warning: actor @" + std::to_string(actor.id) +
@@ -269,10 +398,11 @@ RuntimeStats Runtime::stats() const {
   DispatchStats d = dispatcher_.stats();
   RuntimeStats s;
   s.events = d.events;
-  s.unhandled = d.unhandled;
+  s.unhandled = d.unhandled + dropped_outside_.load(std::memory_order_relaxed);
   s.errors = errors_.load(std::memory_order_relaxed);
   s.actors = next_actor_id_.load(std::memory_order_relaxed) - 1;
   s.queued = d.queued;
+  s.cluster = cluster_->stats();
   return s;
 }
 

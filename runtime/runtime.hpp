@@ -20,29 +20,45 @@
 #include <string_view>
 
 #include "runtime/actor.hpp"
+#include "runtime/cluster/cluster_options.hpp"
 #include "runtime/code.hpp"
 #include "runtime/context.hpp"
 #include "runtime/dispatcher.hpp"
 #include "runtime/errors.hpp"
 #include "runtime/globals.hpp"
 #include "runtime/limits.hpp"
+#include "runtime/memory_meter.hpp"
 #include "runtime/print.hpp"
 #include "runtime/timers.hpp"
+#include "runtime/trace.hpp"
 
 namespace humus::rt {
+
+namespace cluster {
+class Cluster;
+}
 
 using TextSink = std::function<void(std::string_view)>;
 
 struct RuntimeOptions {
-  unsigned threads = 1;
+  unsigned threads = 1;          // worker threads; 0: none, the host calls run_for (the playground)
   unsigned budget = 32;          // messages per actor turn
   std::optional<uint64_t> seed;  // for `random`; none: from the OS
   TextSink out;                  // program output (println); default stdout
   TextSink err;                  // diagnostics; default stderr
-  bool trace = false;            // report every message-event
-  bool warn_unhandled = false;   // report every unhandled message
+  bool trace = false;            // report every message-event, as text
+  TraceSink* tracer = nullptr;   // or as records (runtime/trace.hpp); outlives the runtime
+  // -W: report every message dropped (unhandled, or sent to a non-actor)
+  // and every value the language quietly ignores (a non-function applied, a
+  // statement's non-block value), each with its source location.
+  bool warn_unhandled = false;
   Limits limits;                 // resource limits (runtime/limits.hpp); none by default
   PrintLimit shown;              // how much of a value diagnostics and traces show (print.hpp)
+  ClusterOptions cluster;        // where `cluster` reaches other nodes; none: this process only
+  // Asked at compiled code's safe points (every 65536 calls and tail calls):
+  // true interrupts the run. For a host whose event can't be interrupted
+  // from another thread (the playground: one thread, Stop in a SharedArrayBuffer).
+  std::function<bool()> interrupt_requested;
 };
 
 struct RuntimeStats {
@@ -51,6 +67,7 @@ struct RuntimeStats {
   uint64_t errors = 0;     // failed events and top-level errors
   uint64_t actors = 0;     // actors created
   uint64_t queued = 0;     // messages queued or running, and pending timers
+  ClusterStats cluster;    // messages and topics across processes
 };
 
 class Runtime final : public EventRunner {
@@ -62,23 +79,53 @@ class Runtime final : public EventRunner {
 
   Globals& globals() { return globals_; }
   const RuntimeOptions& options() const { return options_; }
-  // Switches the trace of message-events on or off while messages run (the REPL's :trace).
-  void set_trace(bool on) { trace_.store(on, std::memory_order_relaxed); }
+  // Switches the text trace of message-events on or off while messages run (the REPL's :trace).
+  void set_trace(bool on) {
+    text_trace_.store(on, std::memory_order_relaxed);
+    trace_.store(on || tracer_, std::memory_order_relaxed);
+  }
 
   // A new actor with `behavior` (a function value, not checked here).
   Value new_actor(Value behavior);
+  // The actor `cluster`: numbered @0, so that adding it did not renumber
+  // the actors of every program (@1..@3 are println, timer and random).
+  Value system_actor(const NativeBehaviorCode& code);
+  // A foreign actor (runtime/foreign.hpp) whose behavior is `code`.
+  Value new_foreign_actor(const ForeignCode& code);
   // Gives an actor made by new_actor(Value()) its behavior (CREATE).
   void set_behavior(Actor& actor, Value behavior) { actor.behavior = std::move(behavior); }
   // Applies an event's buffered effects; `cx.self` (if any) takes the new behavior.
   void commit(Context& cx);
   // Sends from outside any event (embedding hosts).
   void send(const Value& target, Value message);
+  // The same, delivered after `delay_ms` milliseconds (it holds the program
+  // alive meanwhile, as AFTER does).
+  void send_after(int64_t delay_ms, Value target, Value message);
+  // A top-level statement is an event without an actor, run in `cx` by the
+  // interpreter: begin_outside before it, then end_outside, which commits
+  // its effects, or drops them when `failed` (and traces it, when tracing).
+  void begin_outside(Context& cx);
+  void end_outside(Context& cx, const EventError* failed, const SourceLoc& where);
 
   void start();  // starts dispatching (messages queue up until then)
   // Stops the workers and the timer thread; queued messages are dropped.
   // After it, no compiled code runs any more (it may then be freed).
   void stop();
   void wait_idle();  // blocks until quiescent
+  // Without worker threads (threads = 0): runs events on this thread for
+  // about `budget`, firing due timers. `more`: messages are still queued;
+  // else `wait_ms` until the next timer, or -1 when the run is over.
+  struct Slice {
+    bool more;
+    int64_t wait_ms;
+  };
+  Slice run_for(std::chrono::milliseconds budget);
+  // Stops the run, from any thread: queued messages and pending timers are
+  // dropped, and an event still running fails at its next safe point
+  // (interpreter/engine/vm.cpp). limit_reached() is then Interrupted.
+  void interrupt();
+  // A safe point of compiled code: fails the event when the run is interrupted.
+  void safe_point(const SourceLoc& loc);
   // The same, for at most `limit`; true if quiescent (embedding hosts).
   bool wait_idle_for(std::chrono::nanoseconds limit) { return dispatcher_.wait_idle_for(limit); }
   uint64_t drain() { return dispatcher_.drain(); }
@@ -86,11 +133,19 @@ class Runtime final : public EventRunner {
   int64_t now_ms() const;
   // A value as diagnostics show it: cut short past options().shown.
   std::string shown(const Value& v) const { return to_string(v, options_.shown); }
+  int64_t now_us() const;
   void write_out(std::string_view text) const { options_.out(text); }
   void write_err(std::string_view text) const;
 
   // Reports a failed event (actor may be null for top-level statements).
   void report_error(const EventError& e, const Actor* actor, const Value* message);
+  // Whether what the language quietly drops or ignores is reported (-W or --trace).
+  bool warnings_on() const { return options_.warn_unhandled || trace_.load(std::memory_order_relaxed); }
+  // "FILE:LINE:COLUMN: warning: MESSAGE" on stderr, when warnings_on().
+  void report_warning(const SourceLoc& loc, const std::string& message);
+  // A message sent to something that is not an actor: dropped, counted as
+  // unhandled, and reported with -W.
+  void drop_send(const SourceLoc& loc, const Value& target, const Value& message, Context& cx);
   bool had_error() const { return errors_.load(std::memory_order_relaxed) != 0; }
   RuntimeStats stats() const;
   unsigned threads() const { return dispatcher_.threads(); }
@@ -103,10 +158,31 @@ class Runtime final : public EventRunner {
   void stop_for_limit(LimitKind kind);
   // Non-zero once a limit stopped the run (for memory::CapScope).
   const std::atomic<int>* limit_flag() const { return &limit_hit_; }
+  // Non-zero once a limit stopped the run (for memory::CapScope).
+  const std::atomic<int>* limit_flag() const { return &limit_hit_; }
 
   // Context for a thread that runs top-level statements or host calls.
   std::unique_ptr<Context> make_context() override;
   void run_event(Actor& actor, Value& message, Context& cx) override;
+  void end_turn(Context& cx) override;
+
+  // Outside work that keeps the program from being idle (the cluster while
+  // it is joined, a topic's pending redelivery); each hold() one release().
+  void hold() { dispatcher_.hold(); }
+  void release_hold() { dispatcher_.release(); }
+  // Queues the `count` messages linked from `first` to `last` for `target`
+  // from outside any event (messages arriving from other processes).
+  void send_chain(Actor* target, Message* first, Message* last, uint64_t count) {
+    dispatcher_.enqueue_chain(target, first, last, count);
+  }
+  // Asks the cluster to leave, as `SEND #leave TO cluster` does (a signal, a host).
+  void leave_cluster();
+  cluster::Cluster& cluster() { return *cluster_; }
+  // A built-in actor did not take `message`: counted and, when asked for, reported.
+  void unhandled(Context& cx, const Value& message) {
+    Context::bump(cx.unhandled);
+    report_unhandled(*cx.self, message);
+  }
 
  private:
   friend void random_behavior(Actor&, const Value&, Context&);
@@ -114,8 +190,24 @@ class Runtime final : public EventRunner {
   Value native_actor(const NativeBehaviorCode& code);
   void define_builtins();
   void report_unhandled(const Actor& actor, const Value& message);
+  void settle_failed_delivery(Context& cx);
+  void apply(Context& cx);
+  [[gnu::noinline]] void commit_distributed(Context& cx);
   void check_event_limit(uint64_t own_events);
   [[noreturn]] void actor_limit_reached();
+  Value new_actor_checked(uint64_t id, Value behavior);
+  // Runs the actor's behavior on `message`; false when it did not take it.
+  // --max-memory holds within the event's own code (memory::CapScope).
+  bool apply_behavior(Actor& actor, Value& message, Context& cx) {
+    if (!actor.behavior.is(ObjKind::Closure)) return false;
+    const auto* beh = actor.behavior.as<Closure>();
+    memory::CapScope capped(&limit_hit_);
+    return beh->code->run_behavior(*beh, message, cx);
+  }
+  // The traced paths (runtime_trace.cpp).
+  void run_event_traced(Actor& actor, Value& message, Context& cx);
+  void commit_traced(Context& cx, TraceEvent& ev);
+  void fire_traced(uint64_t id, Value target, Value message);
 
   RuntimeOptions options_;
   Globals globals_;
@@ -124,15 +216,23 @@ class Runtime final : public EventRunner {
   std::chrono::steady_clock::time_point start_time_;
   std::atomic<uint64_t> next_actor_id_{1};
   std::atomic<uint64_t> errors_{0};
-  std::atomic<bool> trace_{false};  // options_.trace, switchable while running
+  std::atomic<uint64_t> dropped_outside_{0};  // unhandled outside any worker's event (top level, hosts)
+  std::atomic<bool> trace_{false};       // any trace: run_event takes the traced path
+  std::atomic<bool> text_trace_{false};  // options_.trace, switchable while running
+  std::unique_ptr<Tracer> tracer_;       // when options_.tracer is set
   mutable std::mutex err_mutex_;
   std::mt19937_64 rng_;  // used only inside `random`'s events, one at a time
   // Limits: UINT64_MAX when not set, so the checks are one compare.
   uint64_t max_events_ = UINT64_MAX;
-  uint64_t actor_id_cap_ = UINT64_MAX;  // the last actor id allowed
-  std::atomic<int> limit_hit_{0};       // a LimitKind
-  std::mutex stop_mutex_;               // serialises stopping the timers
+  uint64_t actor_id_cap_ = UINT64_MAX;    // the last actor id allowed
+  uint64_t actor_id_check_ = UINT64_MAX;  // the cap, or 0 when tracing (every new actor is noted)
+  std::atomic<int> limit_hit_{0};         // a LimitKind
+  std::atomic<bool> interrupted_{false};
+  std::mutex stop_mutex_;  // serialises stopping the timers
   std::unique_ptr<LimitMonitor> monitor_;
+  // The `cluster` actor's world: other nodes, names, topics (runtime/cluster/).
+  // Made last and stopped first: it sends into the dispatcher from its threads.
+  std::unique_ptr<cluster::Cluster> cluster_;
 };
 
 }  // namespace humus::rt

@@ -10,6 +10,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <queue>
@@ -24,15 +25,23 @@ class Dispatcher;
 
 class Timers {
  public:
-  explicit Timers(Dispatcher& dispatcher);
+  // threaded = false: no thread; the host calls fire_due (the playground).
+  explicit Timers(Dispatcher& dispatcher, bool threaded = true);
   ~Timers() { stop(); }
   void stop();  // cancels what is pending
   Timers(const Timers&) = delete;
   Timers& operator=(const Timers&) = delete;
 
   // Delivers `message` to `target` (an actor) after `delay_ms` milliseconds.
-  void schedule(int64_t delay_ms, Value target, Value message);
+  // A non-zero `tag` (a traced run's message id) makes the delivery go
+  // through the fire hook instead, which enqueues it.
+  void schedule(int64_t delay_ms, Value target, Value message, uint64_t tag = 0);
+  using FireHook = std::function<void(uint64_t tag, Value target, Value message)>;
+  void set_fire_hook(FireHook hook) { fire_hook_ = std::move(hook); }
   size_t pending() const;
+  // Without a thread: delivers the timers that are due (`fired` says if
+  // any was); returns the milliseconds until the next one, -1 if none.
+  int64_t fire_due(bool* fired);
 
  private:
   using Clock = std::chrono::steady_clock;
@@ -41,6 +50,7 @@ class Timers {
     uint64_t seq;  // equal due times fire in scheduling order
     Value target;
     Value message;
+    uint64_t tag;
   };
   struct Later {
     bool operator()(const Entry& a, const Entry& b) const { return a.due != b.due ? a.due > b.due : a.seq > b.seq; }
@@ -48,13 +58,16 @@ class Timers {
 
   void thread_main();
   static constexpr std::size_t kTimerStackSize = kMinThreadStackSize;
+  void deliver(Entry& e);
 
   Dispatcher& dispatcher_;
+  const bool threaded_;
   mutable std::mutex mutex_;
   std::condition_variable cv_;
   std::priority_queue<Entry, std::vector<Entry>, Later> heap_;
   uint64_t seq_ = 0;
   bool stopping_ = false;
+  FireHook fire_hook_;
   std::unique_ptr<BigStackThread> thread_;
 };
 

@@ -11,6 +11,7 @@
 
 #include "runtime/actor.hpp"
 #include "runtime/code.hpp"
+#include "runtime/foreign.hpp"
 #include "runtime/integer.hpp"
 #include "runtime/value.hpp"
 
@@ -43,6 +44,8 @@ Kind Value::kind() const {
         return Kind::Function;
       case ObjKind::Block:
         return Kind::Block;
+      case ObjKind::Envelope:
+        return Kind::Undefined;  // never seen by programs
     }
   }
   if (is_symbol()) return Kind::Symbol;
@@ -92,10 +95,9 @@ thread_local FreeList tl_free;
 
 template <class T>
 void destroy_trailing(T* o, Value* slots) {
-  const uint32_t n = o->count;
-  for (uint32_t i = 0; i < n; ++i) slots[i].~Value();
+  for (uint32_t i = 0, n = o->count; i < n; ++i) slots[i].~Value();
   o->~T();
-  ::operator delete(static_cast<void*>(o), sizeof(T) + size_t(n) * sizeof(Value));  // sized: see counted_new.cpp
+  ::operator delete(static_cast<void*>(o));
 }
 
 // Runs the destructor of one object whose count reached zero. Values it
@@ -124,6 +126,9 @@ void destroy(Object* o) {
     }
     case ObjKind::Native:
       return;  // immortal by construction; never reached
+    case ObjKind::Envelope:
+      delete static_cast<Envelope*>(o);  // an unsettled ticket abandons its delivery
+      break;
   }
   if (detail::count_objects.load(std::memory_order_relaxed)) [[unlikely]]
     detail::live_count.fetch_sub(1, std::memory_order_relaxed);
@@ -196,6 +201,9 @@ void free_pinned(std::vector<Object*> objects) {
         for (uint32_t i = 0; i < b->count; ++i) b->captures()[i] = Value();
         break;
       }
+      case ObjKind::Envelope:
+        static_cast<Envelope*>(o)->value = Value();
+        break;
       case ObjKind::BigInt:
       case ObjKind::Native:
         break;

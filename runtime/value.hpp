@@ -31,9 +31,10 @@ enum class ObjKind : uint8_t {
   Pair,
   BigInt,
   Actor,
-  Closure,  // a function: compiled code + captured values
-  Block,    // a block value: compiled statements + saved frame
-  Native,   // a built-in function implemented in C++
+  Closure,   // a function: compiled code + captured values
+  Block,     // a block value: compiled statements + saved frame
+  Native,    // a built-in function implemented in C++
+  Envelope,  // a message delivered from a topic, unwrapped before any behavior sees it (foreign.hpp)
 };
 
 struct Object;
@@ -60,6 +61,7 @@ int64_t live_objects();  // objects made minus objects freed while counting was 
 
 struct Object {
   static constexpr uint8_t kImmortal = 1;
+  static constexpr uint8_t kForeign = 2;  // an actor standing for a remote actor or a topic (foreign.hpp)
 
   // Six bytes: a derived kind may use the two bytes of tail padding (Actor
   // keeps its scheduling state there, to fit in one cache line).
@@ -73,6 +75,7 @@ struct Object {
   }
   bool immortal() const { return flags.load(std::memory_order_relaxed) & kImmortal; }
   void make_immortal() { flags.fetch_or(kImmortal, std::memory_order_relaxed); }
+  bool foreign() const { return flags.load(std::memory_order_relaxed) & kForeign; }
 
   void retain() {
     // Relaxed: a new reference is made from an existing one, so the object
@@ -265,7 +268,7 @@ inline Value make_pair(Value head, Value tail) { return Value::adopt(new Pair(st
 inline void free_emptied_pair(Pair* p) {
   if (detail::count_objects.load(std::memory_order_relaxed)) [[unlikely]]
     detail::live_count.fetch_sub(1, std::memory_order_relaxed);
-  ::operator delete(static_cast<void*>(p), sizeof(Pair));
+  ::operator delete(static_cast<void*>(p));  // unsized: clang before 17 has no sized delete by default
 }
 inline const Value& head(const Value& p) { return p.as<Pair>()->head; }
 inline const Value& tail(const Value& p) { return p.as<Pair>()->tail; }

@@ -5,7 +5,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(g++ cmake ninja-build pkg-config tao-pegtl-dev doctest-dev libspdlog-dev libfmt-dev libgmp-dev libcli11-dev libedit-dev libmimalloc-dev)
+packages=(g++ cmake ninja-build pkg-config tao-pegtl-dev doctest-dev libspdlog-dev libfmt-dev libgmp-dev libcli11-dev libedit-dev libmimalloc-dev
+  libnats-dev libmsgpack-cxx-dev nats-server nlohmann-json3-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -16,6 +17,20 @@ if ((${#missing[@]})); then
   if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# Node.js and the npm packages of the tests that run in it (the JSON trace's
+# schema test; the playground's browser test): tests/web/package-lock.json.
+if ! command -v npm >/dev/null; then
+  echo "setup: installing nodejs npm"
+  sudo=""
+  if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends nodejs npm >/dev/null
+fi
+if [ ! -f tests/web/node_modules/.package-lock.json ] || [ tests/web/package-lock.json -nt tests/web/node_modules/.package-lock.json ]; then
+  echo "setup: installing the npm packages of tests/web"
+  (cd tests/web && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
 fi
 
 build_dir="${HUMUS_BUILD_DIR:-build}"

@@ -41,16 +41,18 @@ if [ "${HUMUS_QUICK:-0}" != "1" ]; then
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${fuzz_missing[@]}" >/dev/null
   fi
   cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ -DHUMUS_FUZZ=ON >/dev/null
-  cmake --build build-fuzz -j"$jobs" --target fuzz_parse fuzz_run
-  for target in fuzz_parse fuzz_run; do
+  cmake --build build-fuzz -j"$jobs" --target fuzz_parse fuzz_run fuzz_decode
+  for target in fuzz_parse fuzz_run fuzz_decode; do
     mkdir -p "build-fuzz/corpus/$target"
+    seeds=tests/fuzz/corpus
+    [ "$target" = fuzz_decode ] && seeds=tests/fuzz/corpus_decode
     # -fork: an input that never finishes (an endless loop inside one event,
     # which nothing can interrupt) is a timeout, reported and skipped; a
     # crash, leak or sanitizer report stops the run and fails.
     if ! ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
       "build-fuzz/tests/fuzz/$target" -seed="${HUMUS_FUZZ_SEED:-1}" -fork=1 -ignore_timeouts=1 -ignore_ooms=0 -ignore_crashes=0 -timeout=10 \
       -rss_limit_mb=2048 -max_total_time="${HUMUS_FUZZ_SECONDS:-60}" -artifact_prefix="build-fuzz/$target-" \
-      "build-fuzz/corpus/$target" tests/fuzz/corpus >"build-fuzz/$target.log" 2>&1; then
+      "build-fuzz/corpus/$target" "$seeds" >"build-fuzz/$target.log" 2>&1; then
       grep -v NEW_FUNC "build-fuzz/$target.log" | tail -60
       echo "fuzzing: $target found a bug: the input is build-fuzz/$target-*; make it a regression test"
       exit 1

@@ -77,7 +77,7 @@ expect(show_all 1 "^$" "THROW 1, 2, 3, 4, 5\n" ARGS --show-elements 0 --show-byt
 expect(show_negative 2 "^$" "--show-elements: Value -1 not in range" ARGS --show-elements -1 big_message.hum)
 # IMPORT reads modules only, and --sandbox only standard-library ones (issue 20, repro 7).
 expect(import_environ 1 "^$"
-       "^<-e>:1:1: runtime error: IMPORT \"/proc/self/environ\": not a module: IMPORT takes a standard-library name \\(\"queue\"\\) or a relative path to a \\.hum file in or below the program's folder\n$"
+       "^<-e>:1:1: runtime error: IMPORT \"/proc/self/environ\": not a module: IMPORT takes a standard-library name \\(\"queue\"\\) or a relative path to a \\.hum file in or below the script's folder\n$"
        ARGS -e "IMPORT \"/proc/self/environ\"")
 expect(sandbox_stdlib 0 "^#ok\n$" "^$" ARGS --sandbox -e "IMPORT \"queue\"\nSEND #ok TO println")
 expect(sandbox_path 1 "^$" "^<-e>:1:1: runtime error: IMPORT \"ok.hum\": file access is disabled \\(--sandbox\\)"
@@ -89,6 +89,48 @@ expect(threads_default 0 "^#ok, 3\n$" "on ${cores} worker threads" ARGS --log-le
 expect(threads_seed 0 "^#ok, 3\n$" "on 1 worker threads" ARGS --log-level info --seed 7 ok.hum)
 expect(threads_seed_explicit 0 "^#ok, 3\n$" "on 3 worker threads" ARGS --log-level info --seed 7 --threads 3 ok.hum)
 expect(trace 0 "^#ok, 3\n$" "trace: @1 <- #ok, 3" ARGS --trace ok.hum)
+expect(trace_text 0 "^#ok, 3\n$" "trace: @1 <- #ok, 3" ARGS --trace=text ok.hum)
+# --trace=json: one object per event (docs/trace.schema.json; the schema test checks every field).
+expect(trace_json 0 "^#ok, 3\n$"
+       "^{\"event\":1,[^\n]*\"actor\":null,\"statement\":{\"file\":\"ok.hum\",\"line\":1,\"column\":1},\"sent\":\\[{\"id\":1,\"to\":1,\"message\":\"#ok, 3\"}\\][^\n]*\n{\"event\":2,[^\n]*\"actor\":1,\"behavior\":\"println\",\"message_id\":1,\"from\":null,\"message\":\"#ok, 3\"[^\n]*\"outcome\":\"committed\"}\n$"
+       ARGS --trace=json ok.hum)
+expect(trace_json_failed 1 "^$" "runtime.hum:1:20: runtime error.*\"outcome\":\"failed\",\"error\":{\"message\":\"THROW #boom\",\"file\":\"runtime.hum\",\"line\":1,\"column\":20}}\n$"
+       ARGS --trace=json runtime.hum)
+file(REMOVE "${DIR}/trace.jsonl" "${DIR}/run.svg")
+expect(trace_file 0 "^#ok, 3\n$" "^$" ARGS --trace=json --trace-file trace.jsonl ok.hum)
+file(READ "${DIR}/trace.jsonl" jsonl)
+if(NOT jsonl MATCHES "^{\"event\":1,.*\n{\"event\":2,.*\"outcome\":\"committed\"}\n$")
+  message("FAIL trace_file: trace.jsonl is [${jsonl}]")
+  math(EXPR failures "${failures} + 1")
+endif()
+expect(trace_bad_format 2 "^$" "--trace: xml not in {text,json}" ARGS --trace=xml ok.hum)
+expect(trace_file_without_json 2 "^$" "^humus: --trace-file needs --trace=json\n$" ARGS --trace-file t.jsonl ok.hum)
+expect(trace_file_unwritable 2 "^$" "^humus: cannot write 'no/such/dir/t.jsonl'\n$"
+       ARGS --trace=json --trace-file no/such/dir/t.jsonl ok.hum)
+# --diagram: the run's sequence diagram as SVG, also when an event failed.
+expect(diagram 1 "^$" "runtime error" ARGS --diagram run.svg runtime.hum)
+file(READ "${DIR}/run.svg" svg)
+if(NOT svg MATCHES "^<svg xmlns=\"http://www.w3.org/2000/svg\".*>@4<.*class=\"failed\">[^<]+ THROW #boom<.*</svg>\n$")
+  message("FAIL diagram: run.svg is [${svg}]")
+  math(EXPR failures "${failures} + 1")
+endif()
+expect(diagram_unwritable 2 "^$" "^humus: cannot write 'no/such/dir/run.svg'\n$"
+       ARGS --diagram no/such/dir/run.svg ok.hum)
+# The diagram of scripts/hello.hum in the docs is the one humus draws now
+# (but for the times and workers in its tooltips).
+if(EXAMPLE_SVG)
+  execute_process(COMMAND "${HUMUS}" --threads 1 --diagram "${DIR}/hello.svg" "${HELLO}" WORKING_DIRECTORY "${SRC}"
+                  OUTPUT_QUIET RESULT_VARIABLE rc)
+  file(READ "${DIR}/hello.svg" now)
+  file(READ "${EXAMPLE_SVG}" committed)
+  string(REGEX REPLACE "<title>[^<]*</title>" "" now "${now}")
+  string(REGEX REPLACE "<title>[^<]*</title>" "" committed "${committed}")
+  if(NOT rc EQUAL 0 OR NOT now STREQUAL committed)
+    message("FAIL diagram_example: ${EXAMPLE_SVG} is not what humus draws for ${HELLO}; regenerate it:\n"
+            "  build/humus --threads 1 --diagram docs/images/hello-diagram.svg scripts/hello.hum")
+    math(EXPR failures "${failures} + 1")
+  endif()
+endif()
 
 # Output that cannot be written fails the run: status 1 and one message on
 # standard error (issue 20, repro 8). /dev/full fails every write with ENOSPC.

@@ -13,5 +13,5 @@
 
 namespace humus {
 // The library's version, as "MAJOR.MINOR.PATCH".
-const char* version();
+HUMUS_API const char* version();
 }  // namespace humus

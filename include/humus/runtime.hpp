@@ -18,26 +18,29 @@
 // call) like a Humus THROW, and is reported.
 #pragma once
 
+#include <array>
 #include <chrono>
 #include <cstdint>
 #include <functional>
 #include <future>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "humus/export.hpp"
 #include "humus/value.hpp"
 
 namespace humus {
 
 // One message of the loader: FILE:LINE:COLUMN: severity: message.
-struct Diagnostic {
+struct HUMUS_API Diagnostic {
   enum class Severity { Error, Warning };
   std::string file;             // as given ("<eval>", a path, "stdlib/NAME.hum")
   unsigned line = 0;            // 1-based; 0 when there is no position
-  unsigned column = 0;          // 1-based, in bytes
+  unsigned column = 0;          // 1-based, in characters (code points)
   Severity severity = Severity::Error;
   std::string message;
 
@@ -45,11 +48,11 @@ struct Diagnostic {
 };
 
 // What eval, load_file and import give back.
-struct Result {
+struct HUMUS_API Result {
   enum class Status { Ok, SyntaxError, CompileError, RuntimeError, IoError };
   Status status = Status::Ok;
   std::vector<Diagnostic> diagnostics;  // errors, and warnings even when ok
-  Value value;                          // eval: the last expression statement's value, else ?
+  Value value;                          // eval: the last expression statement's value, else ?; call: the result
 
   bool ok() const { return status == Status::Ok; }
   explicit operator bool() const { return ok(); }
@@ -57,6 +60,12 @@ struct Result {
 };
 
 enum class LogLevel { Trace, Warning, Error };
+
+// How a script's top-level statements run (docs/language.md, section 8):
+// one at a time, in order, each a transaction of its own (the default, as
+// humus_js and the REPL do), or the uFork way: the whole script as one
+// block, its statements ordered by dataflow, all in one transaction.
+enum class ScriptMode { Statements, OneBlock };
 
 struct Options {
   unsigned threads = 1;              // worker threads
@@ -76,7 +85,9 @@ struct Options {
   // own load_file and import are not restricted).
   bool sandbox = false;
   bool trace = false;                // report every message-event
-  bool warn_unhandled = false;       // report messages no behavior matched
+  // Report messages dropped (unhandled, or sent to a non-actor) and values
+  // quietly ignored (a non-function applied, a statement's non-block value).
+  bool warn_unhandled = false;
   // Resource limits (docs/reliability.md); 0 means none. Going over one
   // stops the run: queued messages are dropped, limit_reached() says which.
   struct Limits {
@@ -85,6 +96,19 @@ struct Options {
     uint64_t max_memory = 0;       // resident memory, bytes
     double timeout_seconds = 0;    // wall time since the runtime was made
   } limits;
+  // A cluster of Humus processes on NATS (docs/distribution.md), reached
+  // through the global actor `cluster`. With no url the cluster is this
+  // runtime alone (topics in memory). A joined runtime is never idle until
+  // it leaves (leave_cluster, or `SEND #leave TO cluster`): use run_for.
+  struct Cluster {
+    std::string url;             // nats://host:port (tls://..., user:password@..., several: commas)
+    std::string node;            // this node's name (default: host-pid)
+    std::string name = "humus";  // the cluster's name: prefix of its subjects and streams
+    std::string user, password, token;         // credentials besides the URL's; never logged
+    std::string tls_ca, tls_cert, tls_key;      // TLS files
+    int64_t heartbeat_ms = 500, down_after_ms = 3000;  // failure detection
+    int64_t retry_delay_ms = 1000, max_deliveries = 5, ack_wait_ms = 10000;  // topics
+  } cluster;
 };
 
 class Runtime;
@@ -92,7 +116,7 @@ class Runtime;
 // What a native behavior sees while it handles one message. Its effects are
 // those of a Humus message-event: buffered, and applied together when the
 // callback returns (or dropped if it throws).
-class ActorContext {
+class HUMUS_API ActorContext {
  public:
   Value self() const;                           // the actor handling the message
   void send(const Value& target, Value message);
@@ -123,9 +147,15 @@ struct RuntimeStats {
   uint64_t errors = 0;     // failed events
   uint64_t actors = 0;     // actors created
   uint64_t queued = 0;     // messages not yet handled
+  // Across processes (docs/distribution.md).
+  uint64_t remote_sent = 0, remote_received = 0;  // messages to and from other nodes
+  uint64_t remote_dropped = 0;                    // to actors of nodes that are down
+  uint64_t remote_lost = 0;                       // committed, but refused by the broker
+  uint64_t wire_rejected = 0;                     // bad input from the wire
+  uint64_t topic_appended = 0, topic_delivered = 0, topic_redelivered = 0, dead_letters = 0;
 };
 
-class Runtime {
+class HUMUS_API Runtime {
  public:
   // Starts the workers and (unless options.prelude is false) imports the
   // prelude; throws humus::Error if the prelude fails to load.
@@ -137,9 +167,9 @@ class Runtime {
   // ---- loading code (one at a time; actors keep running meanwhile)
   // Runs `code` as a script named `name`. An expression statement that is not
   // a block is allowed and its value is Result::value (the last one).
-  Result eval(std::string_view code, std::string_view name = "<eval>");
+  Result eval(std::string_view code, std::string_view name = "<eval>", ScriptMode mode = ScriptMode::Statements);
   // Runs a script file (its relative IMPORTs start from its folder).
-  Result load_file(const std::string& path);
+  Result load_file(const std::string& path, ScriptMode mode = ScriptMode::Statements);
   // IMPORT "module" (stdlib name or path), once per runtime.
   Result import(const std::string& module);
 
@@ -149,6 +179,30 @@ class Runtime {
   // A C++ function or actor under a global name, for scripts loaded after.
   void define_function(std::string_view name, Function fn);
   Value define_actor(std::string_view name, Behavior behavior);  // gives the actor
+
+  // ---- calling Humus functions
+  // Applies the function bound to global `name` (or a function value) to the
+  // arguments as Humus does: call("f") is f(), call("f", x) is f(x) and
+  // call("f", a, b) is f(a, b). Each argument converts to a Value (any
+  // integer does). The function's result is Result::value. An unbound name,
+  // a value that is not a function, a runtime error in the function (with
+  // its location) or an exception thrown by a native function it calls
+  // comes back as a Result with status RuntimeError, never as an exception.
+  // An argument that does not match the parameter pattern gives ?, as in
+  // Humus. Runs on the calling thread, alongside actors and other calls.
+  template <class... Args>
+  Result call(std::string_view name, const Args&... args) {
+    const std::array<Value, sizeof...(Args)> values{Value(args)...};
+    return call_args(name, values);
+  }
+  template <class... Args>
+  Result call(const Value& function, const Args&... args) {
+    const std::array<Value, sizeof...(Args)> values{Value(args)...};
+    return call_args(function, values);
+  }
+  // The same with the arguments in a sequence: none, one, or a tuple's elements.
+  Result call_args(std::string_view name, std::span<const Value> args);
+  Result call_args(const Value& function, std::span<const Value> args);
 
   // ---- values tied to this runtime
   Value function(Function fn, std::string_view name = "native");  // a function value
@@ -174,6 +228,9 @@ class Runtime {
   bool is_shut_down() const;
 
   RuntimeStats stats() const;
+  // Leaves the cluster (as `SEND #leave TO cluster` does); then the runtime
+  // can become idle. Does nothing when not joined.
+  void leave_cluster();
   // Why the run was stopped by a resource limit ("--max-events 1000 reached"), if it was.
   std::optional<std::string> limit_reached() const;
 

@@ -26,11 +26,13 @@
 #include <type_traits>
 #include <vector>
 
+#include "humus/export.hpp"
+
 namespace humus {
 
 // A misuse of the API: the wrong kind of value, a bad argument, or a call on
 // a Runtime that was shut down.
-class Error : public std::runtime_error {
+class HUMUS_API Error : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };
@@ -38,7 +40,7 @@ class Error : public std::runtime_error {
 // What a value is, as a program can observe it (is_number, printing, ...).
 enum class Kind { Integer, Boolean, Nil, Undefined, Symbol, Pair, Actor, Function, Block };
 
-class Value {
+class HUMUS_API Value {
  public:
   Value() noexcept : bits_(kUndefinedBits) {}  // ?
   ~Value();
@@ -118,6 +120,7 @@ class Value {
   uint64_t bits_;
 };
 
-std::ostream& operator<<(std::ostream& out, const Value& v);
+HUMUS_API bool operator==(const Value& a, const Value& b);
+HUMUS_API std::ostream& operator<<(std::ostream& out, const Value& v);
 
 }  // namespace humus

@@ -1,9 +1,8 @@
 // The humus command's operator new and delete: the allocator's (mimalloc's,
 // or the sanitizer's malloc) with the bytes counted for --max-memory
-// (runtime/memory_meter.hpp). A sized delete uncounts the size it is given,
-// which is the size that was allocated; an unsized one (rare: the runtime's
-// own frees and the library's are sized) uncounts the block's usable size.
-// Costs about 8 instructions per allocation and free together.
+// (runtime/memory_meter.hpp). Both sides count the block's usable size, so
+// the count stays exact whichever delete frees a block (pairs are freed
+// unsized, and mimalloc gives a 24-byte request 32 bytes).
 #include <malloc.h>
 
 #include <cstdlib>
@@ -41,6 +40,7 @@ inline void* counted(std::size_t n) noexcept {
   void* p = HUMUS_ALLOC(n);
   if (!p) [[unlikely]]
     return nullptr;
+  n = HUMUS_USABLE(p);
   if (!memory::allocated_fast(n)) [[unlikely]]
     return over_flush(p, n);
   return p;
@@ -69,11 +69,7 @@ inline void uncounted(void* p) noexcept {
   HUMUS_FREE(p);
 }
 
-inline void uncounted(void* p, std::size_t n) noexcept {
-  if (!p) return;
-  memory::freed(n ? n : 1);
-  HUMUS_FREE(p);
-}
+inline void uncounted(void* p, std::size_t) noexcept { uncounted(p); }
 
 // Before main: nothing can have been allocated by another new.
 [[maybe_unused]] const bool installed = (memory::set_counting(true), true);

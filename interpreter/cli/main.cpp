@@ -4,6 +4,8 @@
 // was reported, 2 for usage, missing-file, syntax and compile errors, 3 when
 // a resource limit (--max-events, --max-actors, --max-memory, --timeout)
 // stopped the run.
+#include <pthread.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include <spdlog/sinks/stdout_color_sinks.h>
@@ -16,15 +18,20 @@
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
+#include <memory>
 #include <iterator>
 #include <optional>
+#include <memory>
 #include <string>
 #include <thread>
 
 #include "interpreter/cli/output.hpp"
 #include "interpreter/engine/disassemble.hpp"
 #include "interpreter/interpreter.hpp"
+#include "interpreter/lsp/server.hpp"
 #include "interpreter/repl/repl.hpp"
+#include "interpreter/trace/diagram.hpp"
+#include "interpreter/trace/json_trace.hpp"
 #include "runtime/stack_guard.hpp"
 
 namespace {
@@ -44,13 +51,19 @@ struct Options {
   unsigned budget = 32;
   uint64_t seed = 0;
   bool has_seed = false;
-  bool trace = false;
+  std::string trace;       // "", "text" or "json"
+  std::string trace_file;  // where --trace=json goes ("": standard error)
+  std::string diagram;     // where the sequence diagram goes, if anywhere
   bool warn_unhandled = false;
   bool no_prelude = false;
+  bool one_block = false;
   bool sandbox = false;
   humus::rt::PrintLimit shown;
+  bool lsp = false;
   std::string log_level = "warn";
+  bool stats = false;
   humus::rt::Limits limits;
+  humus::rt::ClusterOptions cluster;
 };
 
 // The range of --max-memory: below a megabyte nothing runs (the prelude's
@@ -98,24 +111,170 @@ humus::rt::RuntimeOptions runtime_options(const Options& o) {
     ro.threads = std::max(1u, std::thread::hardware_concurrency());
   ro.budget = o.budget;
   if (o.has_seed) ro.seed = o.seed;
-  ro.trace = o.trace;
+  ro.trace = o.trace == "text";
   ro.warn_unhandled = o.warn_unhandled;
   ro.shown = o.shown;
   ro.out = humus::cli::write_stdout;
   ro.err = humus::cli::write_stderr;
+  ro.cluster = o.cluster;
   return ro;
 }
+
+humus::interp::Interpreter::ScriptMode mode(const Options& o) {
+  return o.one_block ? humus::interp::Interpreter::ScriptMode::OneBlock
+                     : humus::interp::Interpreter::ScriptMode::Statements;
+}
+
+// --stats: what the run did, on stderr.
+void print_stats(const humus::rt::RuntimeStats& s, bool cluster) {
+  std::fprintf(stderr, "humus: stats: %llu events, %llu unhandled, %llu errors, %llu actors\n",
+               (unsigned long long)s.events, (unsigned long long)s.unhandled, (unsigned long long)s.errors,
+               (unsigned long long)s.actors);
+  const humus::rt::ClusterStats& c = s.cluster;
+  if (cluster || c.appended || c.delivered)
+    std::fprintf(stderr,
+                 "humus: stats: cluster: %llu sent, %llu received, %llu dropped (node down), %llu rejected, "
+                 "%llu lost; topics: %llu appended, %llu delivered, %llu redelivered, %llu dead letters\n",
+                 (unsigned long long)c.sent, (unsigned long long)c.received, (unsigned long long)c.dropped,
+                 (unsigned long long)c.rejected, (unsigned long long)c.lost, (unsigned long long)c.appended,
+                 (unsigned long long)c.delivered, (unsigned long long)c.redelivered,
+                 (unsigned long long)c.dead_letters);
+}
+
+// In a cluster, SIGINT and SIGTERM make the node leave (the program then
+// ends once idle); a second one ends it at once. Signals are blocked before
+// any thread starts, so this thread alone receives them.
+class SignalLeave {
+ public:
+  explicit SignalLeave(bool active) : active_(active) {
+    if (!active_) return;
+    sigemptyset(&set_);
+    sigaddset(&set_, SIGINT);
+    sigaddset(&set_, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &set_, nullptr);
+  }
+  void watch(humus::rt::Runtime& rt) {
+    if (!active_) return;
+    thread_ = std::thread([this, &rt] {
+      int seen = 0;
+      timespec tick{0, 200 * 1000 * 1000};
+      while (!done_.load()) {
+        int sig = sigtimedwait(&set_, nullptr, &tick);
+        if (sig < 0) continue;
+        if (++seen > 1) std::_Exit(128 + sig);
+        spdlog::warn("signal {}: leaving the cluster", sig);
+        rt.leave_cluster();
+      }
+    });
+  }
+  ~SignalLeave() {
+    done_.store(true);
+    if (thread_.joinable()) thread_.join();
+  }
+
+ private:
+  bool active_;
+  sigset_t set_{};
+  std::thread thread_;
+  std::atomic<bool> done_{false};
+};
+
+std::string env(const char* name) {
+  const char* v = std::getenv(name);
+  return v ? v : "";
+}
+
+// $HUMUS_CLUSTER when --cluster is not given; credentials and TLS files
+// only from here (or the URL).
+void cluster_from_environment(humus::rt::ClusterOptions& c, bool url_given) {
+  if (!url_given) c.url = env("HUMUS_CLUSTER");
+  c.user = env("HUMUS_NATS_USER");
+  c.password = env("HUMUS_NATS_PASSWORD");
+  c.token = env("HUMUS_NATS_TOKEN");
+  c.tls_ca = env("HUMUS_NATS_CA");
+  c.tls_cert = env("HUMUS_NATS_CERT");
+  c.tls_key = env("HUMUS_NATS_KEY");
+}
+
+struct FileCloser {
+  void operator()(std::FILE* f) const { std::fclose(f); }
+};
+using File = std::unique_ptr<std::FILE, FileCloser>;
+
+// Opens `path` for writing, or says why it cannot.
+File open_output(const std::string& path) {
+  File f(std::fopen(path.c_str(), "wb"));
+  if (!f) std::cerr << "humus: cannot write '" << path << "'\n";
+  return f;
+}
+
+// The sinks of a structured trace (--trace=json, --diagram), set up before the run.
+struct Tracing {
+  File json_file;
+  std::unique_ptr<humus::trace::JsonWriter> json;
+  std::unique_ptr<humus::trace::Diagram> diagram;
+  File diagram_file;
+  humus::trace::Tee tee;
+
+  bool setup(const Options& o, const std::string& title, humus::rt::RuntimeOptions& ro) {
+    if (o.trace == "json") {
+      std::FILE* out = stderr;
+      if (!o.trace_file.empty()) {
+        if (!(json_file = open_output(o.trace_file))) return false;
+        out = json_file.get();
+      }
+      json = std::make_unique<humus::trace::JsonWriter>([out](std::string_view line) {
+        std::fwrite(line.data(), 1, line.size(), out);
+        if (out == stderr) std::fflush(out);
+      });
+      tee.add(json.get());
+    }
+    if (!o.diagram.empty()) {
+      if (!(diagram_file = open_output(o.diagram))) return false;
+      diagram = std::make_unique<humus::trace::Diagram>(title);
+      tee.add(diagram.get());
+    }
+    if (json || diagram) ro.tracer = &tee;
+    return true;
+  }
+  // Writes the diagram of what ran (also after a runtime error or a limit).
+  bool finish() {
+    if (json_file) std::fflush(json_file.get());
+    if (!diagram) return true;
+    std::string svg = diagram->svg();
+    bool ok = std::fwrite(svg.data(), 1, svg.size(), diagram_file.get()) == svg.size() &&
+              std::fflush(diagram_file.get()) == 0;
+    if (!ok) std::cerr << "humus: cannot write '" << diagram_path << "'\n";
+    return ok;
+  }
+  std::string diagram_path;
+};
 
 // Runs one program to quiescence; returns the exit status.
 int run(const Options& o, humus::ast::SourcePtr source) {
   humus::rt::RuntimeOptions ro = runtime_options(o);
   ro.limits = o.limits;
   ro.limits.on_stuck = exit_when_stuck;
+  Tracing tracing;
+  tracing.diagram_path = o.diagram;
+  if (!tracing.setup(o, source->name, ro)) return kExitUsage;
   int status = kExitOk;
+  SignalLeave signals(!ro.cluster.url.empty() && !o.check && !o.dump_code);
+  // A node runs until it leaves: what it prints should not wait for its end.
+  if (!ro.cluster.url.empty()) std::setvbuf(stdout, nullptr, _IOLBF, 0);
   // Top-level statements run on a thread with the workers' deep stack, so
   // recursion depth is the same everywhere (see stack_guard.hpp).
   humus::rt::run_on_big_stack([&] {
-    humus::interp::Interpreter interp(ro);
+    std::unique_ptr<humus::interp::Interpreter> joined;
+    try {
+      joined = std::make_unique<humus::interp::Interpreter>(ro);
+    } catch (const humus::rt::ClusterError& e) {
+      std::fprintf(stderr, "humus: error: %s\n", e.what());
+      status = kExitUsage;
+      return;
+    }
+    humus::interp::Interpreter& interp = *joined;
+    signals.watch(interp.runtime());
     interp.set_sandbox(o.sandbox);
     using Outcome = humus::interp::Interpreter::Outcome;
     // A limit (--max-memory while compiling) stopped the run: status 3.
@@ -127,7 +286,7 @@ int run(const Options& o, humus::ast::SourcePtr source) {
     };
     if (o.check || o.dump_code) {
       Outcome outcome;
-      humus::interp::CompiledUnit* unit = interp.load(source, &outcome);
+      humus::interp::CompiledUnit* unit = interp.load(source, &outcome, nullptr, mode(o));
       status = unit ? kExitOk : kExitUsage;
       limit_stop();
       if (unit && o.dump_code) humus::cli::write_stdout(humus::interp::disassemble(*unit));
@@ -141,7 +300,7 @@ int run(const Options& o, humus::ast::SourcePtr source) {
       return;
     }
     Outcome outcome;
-    humus::interp::CompiledUnit* unit = interp.load(source, &outcome);
+    humus::interp::CompiledUnit* unit = interp.load(source, &outcome, nullptr, mode(o));
     if (!unit) {
       status = kExitUsage;
       limit_stop();
@@ -164,9 +323,11 @@ int run(const Options& o, humus::ast::SourcePtr source) {
     auto stats = interp.runtime().stats();
     spdlog::info("{} events, {} unhandled messages, {} errors, {} actors, on {} worker threads", stats.events,
                  stats.unhandled, stats.errors, stats.actors, interp.runtime().threads());
+    if (o.stats) print_stats(stats, !ro.cluster.url.empty());
     if (interp.runtime().had_error()) status = kExitRuntimeError;
     limit_stop();
   });
+  if (!tracing.finish() && status == kExitOk) status = kExitUsage;
   return status;
 }
 
@@ -196,17 +357,27 @@ int run_command(int argc, char** argv) {
       ->check(CLI::Range(1u, 1u << 20));
   app.add_option("--seed", o.seed,
                  "seed for `random`; with one thread (the default when --seed is given) runs are repeatable");
-  app.add_flag("--trace", o.trace, "print every message-event to stderr");
+  app.add_flag("--trace{text}", o.trace,
+               "print every message-event to stderr: --trace (or --trace=text) as text, --trace=json as one JSON "
+               "object per event (docs/trace.md)")
+      ->check(CLI::IsMember({"text", "json"}));
+  app.add_option("--trace-file", o.trace_file, "write --trace=json to FILE instead of stderr");
+  app.add_option("--diagram", o.diagram, "draw the run's sequence diagram to FILE, as SVG (docs/trace.md)");
+  app.add_flag("-W,--warn,--warn-unhandled", o.warn_unhandled,
+               "report every message dropped (unhandled, or sent to a non-actor) and every value quietly ignored "
+               "(a non-function applied, a statement's non-block value), with its location");
+  app.add_flag("--whole-script-as-one-block", o.one_block,
+               "run the script the uFork way: all of it as one block, ordered by dataflow, in one transaction");
   app.add_option("--show-elements", o.shown.elements,
                  "values in diagnostics and traces show at most N elements (default 200; 0: all)")
       ->check(CLI::Range(uint64_t(0), kMaxShown));
   app.add_option("--show-bytes", o.shown.bytes,
                  "values in diagnostics and traces show at most N bytes (default 4096; 0: all)")
       ->check(CLI::Range(uint64_t(0), kMaxShown));
-  app.add_flag("-W,--warn-unhandled", o.warn_unhandled, "report every message that no behavior handled");
   app.add_flag("--sandbox", o.sandbox,
                "no file access from Humus code: IMPORT takes standard-library modules only (for untrusted code)");
   app.add_flag("--no-prelude", o.no_prelude, "do not import the prelude (stdlib/prelude.hum) before the script");
+  app.add_flag("--lsp", o.lsp, "run as a language server: LSP over standard input and output (docs/editors.md)");
   // Resource limits (docs/reliability.md): exceeding one stops the run, exit status 3.
   app.add_option("--max-events", o.limits.max_events, "stop after N message-events")
       ->check(CLI::Range(uint64_t(1), UINT64_MAX));
@@ -225,6 +396,34 @@ int run_command(int argc, char** argv) {
     return parse_seconds(s) ? std::string()
                             : "SECONDS must be a number greater than 0 and at most 1e9 (about 31 years), not " + s;
   });
+  app.add_flag("--stats", o.stats, "print what the run did to stderr at the end (events, messages across nodes, topics)");
+  // A cluster of Humus processes on NATS (docs/distribution.md). Credentials
+  // only from the URL or the environment, never as options of their own
+  // (a command line is visible to every user of the machine).
+  auto* net = "Cluster (docs/distribution.md)";
+  app.add_option("--cluster", o.cluster.url,
+                 "join the cluster at nats://HOST:PORT (also $HUMUS_CLUSTER); without it the cluster is this process")
+      ->group(net);
+  app.add_option("--node", o.cluster.node, "this node's name in the cluster (default: HOST-PID)")->group(net);
+  app.add_option("--cluster-name", o.cluster.name, "the cluster's name, prefix of its subjects and streams (default: humus)")
+      ->group(net);
+  app.add_option("--heartbeat-ms", o.cluster.heartbeat_ms, "heartbeat interval (default: 500)")
+      ->check(CLI::Range(int64_t(10), int64_t(60000)))
+      ->group(net);
+  app.add_option("--down-after-ms", o.cluster.down_after_ms, "a node silent this long is down (default: 3000)")
+      ->check(CLI::Range(int64_t(50), int64_t(3600000)))
+      ->group(net);
+  app.add_option("--retry-delay-ms", o.cluster.retry_delay_ms, "a failed topic delivery comes back after this (default: 1000)")
+      ->check(CLI::Range(int64_t(0), int64_t(3600000)))
+      ->group(net);
+  app.add_option("--max-deliveries", o.cluster.max_deliveries,
+                 "deliveries of a topic value before it goes to NAME.dead (default: 5)")
+      ->check(CLI::Range(int64_t(1), int64_t(1000000)))
+      ->group(net);
+  app.add_option("--ack-wait-ms", o.cluster.ack_wait_ms,
+                 "a delivery not settled this long (its node died) goes to another member (default: 10000)")
+      ->check(CLI::Range(int64_t(100), int64_t(86400000)))
+      ->group(net);
   app.add_option("--log-level", o.log_level, "runtime log level: trace, debug, info, warn, error, off")
       ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "critical", "off"}));
   try {
@@ -237,12 +436,27 @@ int run_command(int argc, char** argv) {
   o.has_seed = app.count("--seed") > 0;
   if (!max_memory.empty()) o.limits.max_memory = *humus::rt::parse_byte_size(max_memory);
   if (!timeout.empty()) o.limits.timeout = *parse_seconds(timeout);
+  cluster_from_environment(o.cluster, app.count("--cluster") > 0);
 
   auto logger = spdlog::stderr_color_mt("humus");
   logger->set_pattern("humus: %l: %v");
   spdlog::set_default_logger(logger);
   spdlog::set_level(spdlog::level::from_str(o.log_level));
 
+  if (!o.trace_file.empty() && o.trace != "json") {
+    std::cerr << "humus: --trace-file needs --trace=json\n";
+    return kExitUsage;
+  }
+  if (o.lsp) {
+    if (o.has_code || !o.file.empty()) {
+      std::cerr << "humus: --lsp takes no FILE or -e CODE: the editor sends the documents\n";
+      return kExitUsage;
+    }
+    // On a deep stack like a script: documents are parsed and compiled.
+    int status = 0;
+    humus::rt::run_on_big_stack([&] { status = humus::lsp::serve(STDIN_FILENO, STDOUT_FILENO); });
+    return status;
+  }
   if (o.has_code && !o.file.empty()) {
     humus::cli::write_stderr("humus: give either a FILE or -e CODE, not both\n");
     return kExitUsage;

@@ -29,6 +29,8 @@
 #include <unordered_set>
 
 #include "interpreter/compile/dataflow.hpp"
+#include "interpreter/compile/drop_plan.hpp"
+#include "interpreter/compile/last_use.hpp"
 #include "runtime/builtins.hpp"
 #include "runtime/integer.hpp"
 #include "runtime/symbols.hpp"
@@ -136,6 +138,13 @@ struct Binders {
 using Labels = std::vector<uint32_t>;  // instructions whose jump target is still to be set
 constexpr uint32_t kNoReg = UINT32_MAX - 1;  // setup_call: no preferred register
 
+// Once a Proto's code is whole: last reads become moves, then each end of a
+// frame learns which registers it must release.
+void plan_registers(Proto& p) {
+  plan_moves(p);
+  plan_drops(p);
+}
+
 // The built-ins computed in place, by global name (two arguments).
 const std::unordered_map<std::string_view, Op>& fast_ops() {
   static const std::unordered_map<std::string_view, Op> ops = {
@@ -197,12 +206,31 @@ class Compiler {
 
   // ---- patterns and equations
   void match(Fn& fn, const ast::Pattern& p, uint32_t src, bool owned, Labels& fails, Binders& b);
+  // Elements [from, n) of a tuple pattern against R(src): the last matches the rest.
+  void match_tuple(Fn& fn, const ast::Pattern& p, size_t from, uint32_t src, Labels& fails, Binders& b);
   void bind_name(Fn& fn, const std::string& name, uint32_t src, bool owned, ast::Loc l, Binders& b);
   void pattern_value(Fn& fn, const ast::Pattern& p, uint32_t dst);
+  void tuple_value(Fn& fn, const ast::Pattern& p, size_t from, uint32_t dst);
   Operand pattern_operand(Fn& fn, const ast::Pattern& p);
   static bool binds(const ast::Pattern& p);
   static bool gives_value(const ast::Pattern& p);
   void equation(Fn& fn, const ast::Equation& eq, Labels& fails, Binders& b);
+  // One side of an equation `p1 = p2`, or the rest of one from a position on
+  // (unification takes both sides apart position by position).
+  struct Side {
+    const ast::Pattern* p;
+    size_t from = 0;  // > 0: the elements [from, n) of the tuple p (at least two)
+    size_t count() const { return p->kind == ast::PatternKind::Tuple ? p->elements.size() - from : 1; }
+    Side element(size_t i) const { return {p->elements[from + i].get()}; }
+    Side rest(size_t i) const { return count() - i == 1 ? element(i) : Side{p, from + i}; }
+    ast::Loc loc() const { return from ? p->elements[from]->loc : p->loc; }
+  };
+  static bool binds(Side s);
+  static bool gives_value(Side s);
+  void side_value(Fn& fn, Side s, uint32_t dst);
+  Operand side_operand(Fn& fn, Side s);
+  void side_match(Fn& fn, Side s, uint32_t src, bool owned, Labels& fails, Binders& b);
+  void unify(Fn& fn, Side l, Side r, ast::Loc loc, Labels& fails, Binders& b);
   bool comparison_test(Fn& fn, const ast::Pattern& side, const ast::Pattern& other, Labels& fails);
   // The fresh names of `b` become visible in the innermost scope.
   static void publish(Fn& fn, const Binders& b) {
@@ -237,7 +265,8 @@ class Compiler {
                      LambdaCode* code = nullptr);
   void entry(Fn& fn, const ast::Pattern& param, const ast::Expr& body, Mode mode, uint32_t& at);
   void plan_factory(Fn& fn, const ast::Pattern& param, const ast::Expr& body);
-  static void check_unique(const ast::Pattern& p);
+  LambdaCode* named(LambdaCode* code, const std::string& name, const ast::Expr& body);
+  static void check_unique(const ast::Pattern& p, const ast::Pattern* other = nullptr);
   void closure(Fn& fn, const ast::Expr& lam, uint32_t dst);
   void emit_closure(Fn& fn, LambdaCode* code, uint32_t dst, ast::Loc l);
   void block_value(Fn& fn, const ast::Expr& e, uint32_t dst);
@@ -570,15 +599,19 @@ void Compiler::match(Fn& fn, const ast::Pattern& p, uint32_t src, bool owned, La
       fails.push_back(emit(fn, Op::JNSELF, p.loc, src));
       return;
     case ast::PatternKind::Tuple:
-      break;
+      match_tuple(fn, p, 0, src, fails, b);
+      return;
   }
+}
+
+void Compiler::match_tuple(Fn& fn, const ast::Pattern& p, size_t from, uint32_t src, Labels& fails, Binders& b) {
   // p1, ..., pn: the spine is taken apart into n consecutive registers, part
   // i in register r+i, each matched in turn; the last part is the rest.
-  const auto n = uint32_t(p.elements.size());
+  const auto n = uint32_t(p.elements.size() - from);
   const uint32_t r = alloc(fn, n, p.loc);
   uint32_t cur = src;
   for (uint32_t i = 0; i + 1 < n; ++i) {
-    const ast::Pattern& part = *p.elements[i];
+    const ast::Pattern& part = *p.elements[from + i];
     const bool tagged = part.kind == ast::PatternKind::Const && !unpinned_constant(part.constant).is_object();
     if (tagged) {
       fails.push_back(emit(fn, Op::JNTAG, part.loc, cur, constant_index(fn, unpinned_constant(part.constant))));
@@ -589,7 +622,7 @@ void Compiler::match(Fn& fn, const ast::Pattern& p, uint32_t src, bool owned, La
     if (!tagged) match(fn, part, r + i, true, fails, b);
     cur = r + i + 1;
   }
-  match(fn, *p.elements[n - 1], r + n - 1, true, fails, b);
+  match(fn, *p.elements[from + n - 1], r + n - 1, true, fails, b);
 }
 
 bool Compiler::binds(const ast::Pattern& p) { return !pattern_binders(p).empty(); }
@@ -620,20 +653,23 @@ void Compiler::pattern_value(Fn& fn, const ast::Pattern& p, uint32_t dst) {
       check_not_top(fn, p.loc, "SELF");
       emit(fn, Op::SELF, p.loc, dst);
       return;
-    case ast::PatternKind::Tuple: {
-      TempGuard temps(fn);
-      const auto n = uint32_t(p.elements.size());
-      const uint32_t base = alloc(fn, n, p.loc);
-      for (uint32_t i = 0; i < n; ++i) pattern_value(fn, *p.elements[i], base + i);
-      if (n == 2)
-        emit(fn, Op::PAIR, p.loc, dst, base, base + 1, 3);
-      else
-        emit(fn, Op::TUPLE, p.loc, dst, base, n);
+    case ast::PatternKind::Tuple:
+      tuple_value(fn, p, 0, dst);
       return;
-    }
     default:
       error(p.loc, "internal error: pattern gives no value");
   }
+}
+
+void Compiler::tuple_value(Fn& fn, const ast::Pattern& p, size_t from, uint32_t dst) {
+  TempGuard temps(fn);
+  const auto n = uint32_t(p.elements.size() - from);
+  const uint32_t base = alloc(fn, n, p.loc);
+  for (uint32_t i = 0; i < n; ++i) pattern_value(fn, *p.elements[from + i], base + i);
+  if (n == 2)
+    emit(fn, Op::PAIR, p.loc, dst, base, base + 1, 3);
+  else
+    emit(fn, Op::TUPLE, p.loc, dst, base, n);
 }
 
 Operand Compiler::pattern_operand(Fn& fn, const ast::Pattern& p) {
@@ -680,7 +716,7 @@ void Compiler::equation(Fn& fn, const ast::Equation& eq, Labels& fails, Binders&
     case ast::Equation::Kind::FunctionDef: {
       const uint32_t reg = b.preset ? b.preset->at(eq.name) : alloc(fn, 1, eq.loc);
       std::unordered_map<std::string, Special> specials{{eq.name, {CaptureSource::Kind::SelfFn}}};
-      LambdaCode* code = lambda(fn, *eq.param, *eq.body, eq.loc, std::move(specials));
+      LambdaCode* code = named(lambda(fn, *eq.param, *eq.body, eq.loc, std::move(specials)), eq.name, *eq.body);
       emit_closure(fn, code, reg, eq.loc);
       if (!b.preset) b.bound.emplace_back(eq.name, reg);
       return;
@@ -688,6 +724,9 @@ void Compiler::equation(Fn& fn, const ast::Equation& eq, Labels& fails, Binders&
     case ast::Equation::Kind::PatternDef: {
       check_unique(*eq.lhs);
       Operand v = operand(fn, *eq.body);
+      if (eq.lhs->kind == ast::PatternKind::Bind && eq.body->kind == ast::ExprKind::Lambda)  // DEF name AS \x...
+        if (auto it = lambdas_.find(eq.body->body.get()); it != lambdas_.end() && it->second->name.empty())
+          it->second->name = eq.lhs->name;
       match(fn, *eq.lhs, v.reg, v.temp, fails, b);
       if (b.preset) fn.top = mark;
       return;
@@ -695,48 +734,103 @@ void Compiler::equation(Fn& fn, const ast::Equation& eq, Labels& fails, Binders&
     case ast::Equation::Kind::Match:
       break;
   }
-  const bool lb = binds(*eq.lhs), rb = binds(*eq.rhs);
-  if (lb && rb)
-    error(eq.loc, "both sides of '=' bind names; one side must give the value (write $name to use a variable)");
-  if (!lb && !rb && gives_value(*eq.lhs) && gives_value(*eq.rhs)) {
-    // An equality test.
-    if (comparison_test(fn, *eq.lhs, *eq.rhs, fails) || comparison_test(fn, *eq.rhs, *eq.lhs, fails)) return;
-    TempGuard temps(fn);
-    for (const ast::Pattern* side : {eq.rhs.get(), eq.lhs.get()}) {
-      if (side->kind != ast::PatternKind::Const) continue;
-      Value v = unpinned_constant(side->constant);
-      if (v.is_object()) continue;
-      const ast::Pattern& other = side == eq.rhs.get() ? *eq.lhs : *eq.rhs;
-      Operand o = pattern_operand(fn, other);
-      fails.push_back(emit(fn, Op::JNWORD, eq.loc, o.reg, constant_index(fn, v)));
-      return;
-    }
-    Operand a = pattern_operand(fn, *eq.rhs);
-    Operand c = pattern_operand(fn, *eq.lhs);
-    fails.push_back(emit(fn, Op::JNEQ, eq.loc, c.reg, a.reg));
-    return;
-  }
-  const ast::Pattern* value_side;
-  const ast::Pattern* pattern_side;
-  if (!rb && gives_value(*eq.rhs)) {
-    value_side = eq.rhs.get();
-    pattern_side = eq.lhs.get();
-  } else if (!lb && gives_value(*eq.lhs)) {
-    value_side = eq.lhs.get();
-    pattern_side = eq.rhs.get();
-  } else {
-    error(eq.loc, "one side of '=' must give a value: constants and $terms, without '_'");
-  }
-  check_unique(*pattern_side);
-  Operand v = pattern_operand(fn, *value_side);
-  match(fn, *pattern_side, v.reg, v.temp, fails, b);
+  check_unique(*eq.lhs, eq.rhs.get());
+  unify(fn, Side{eq.lhs.get()}, Side{eq.rhs.get()}, eq.loc, fails, b);
   if (b.preset) fn.top = mark;
 }
 
-void Compiler::check_unique(const ast::Pattern& p) {
-  std::unordered_set<std::string> seen;
+bool Compiler::binds(Side s) {
+  if (!s.from) return binds(*s.p);
+  for (size_t i = 0; i < s.count(); ++i)
+    if (binds(*s.element(i).p)) return true;
+  return false;
+}
+
+bool Compiler::gives_value(Side s) {
+  if (!s.from) return gives_value(*s.p);
+  for (size_t i = 0; i < s.count(); ++i)
+    if (!gives_value(*s.element(i).p)) return false;
+  return true;
+}
+
+void Compiler::side_value(Fn& fn, Side s, uint32_t dst) {
+  if (s.from)
+    tuple_value(fn, *s.p, s.from, dst);
+  else
+    pattern_value(fn, *s.p, dst);
+}
+
+Operand Compiler::side_operand(Fn& fn, Side s) {
+  if (!s.from) return pattern_operand(fn, *s.p);
+  const uint32_t t = alloc(fn, 1, s.loc());
+  side_value(fn, s, t);
+  return {t, true};
+}
+
+void Compiler::side_match(Fn& fn, Side s, uint32_t src, bool owned, Labels& fails, Binders& b) {
+  if (s.from)
+    match_tuple(fn, *s.p, s.from, src, fails, b);
+  else
+    match(fn, *s.p, src, owned, fails, b);
+}
+
+// `l = r`: when one side binds no names and gives a value, the other side is
+// matched against that value; when neither binds, the two values are
+// compared; when both bind, the two are unified position by position (as
+// in humus_js and uFork: `a, 2, c = 1, b, 3, $(x, 5)`), and each position
+// must have a side that gives the value.
+void Compiler::unify(Fn& fn, Side l, Side r, ast::Loc loc, Labels& fails, Binders& b) {
+  const bool lb = binds(l), rb = binds(r);
+  if (!lb && !rb && gives_value(l) && gives_value(r)) {
+    // An equality test.
+    if (!l.from && !r.from && (comparison_test(fn, *l.p, *r.p, fails) || comparison_test(fn, *r.p, *l.p, fails)))
+      return;
+    TempGuard temps(fn);
+    for (Side side : {r, l}) {
+      if (side.from || side.p->kind != ast::PatternKind::Const) continue;
+      Value v = unpinned_constant(side.p->constant);
+      if (v.is_object()) continue;
+      Operand o = side_operand(fn, side.p == r.p ? l : r);
+      fails.push_back(emit(fn, Op::JNWORD, loc, o.reg, constant_index(fn, v)));
+      return;
+    }
+    Operand a = side_operand(fn, r);
+    Operand c = side_operand(fn, l);
+    fails.push_back(emit(fn, Op::JNEQ, loc, c.reg, a.reg));
+    return;
+  }
+  if (!rb && gives_value(r)) {
+    Operand v = side_operand(fn, r);
+    side_match(fn, l, v.reg, v.temp, fails, b);
+    return;
+  }
+  if (!lb && gives_value(l)) {
+    Operand v = side_operand(fn, l);
+    side_match(fn, r, v.reg, v.temp, fails, b);
+    return;
+  }
+  const size_t nl = l.count(), nr = r.count();
+  if (nl >= 2 && nr >= 2) {
+    const size_t k = std::min(nl, nr);
+    for (size_t i = 0; i + 1 < k; ++i) unify(fn, l.element(i), r.element(i), loc, fails, b);
+    unify(fn, l.rest(k - 1), r.rest(k - 1), loc, fails, b);
+    return;
+  }
+  if (lb && rb)
+    error(l.loc(), "both sides of '=' bind names here; one side must give the value (write $name to use a variable)");
+  error(lb ? r.loc() : l.loc(), "one side of '=' must give a value here: constants and $terms, without '_'");
+}
+
+// A name bound twice in one pattern, or (given `other`, the equation's other
+// side) on both sides of an equation, is an error.
+void Compiler::check_unique(const ast::Pattern& p, const ast::Pattern* other) {
+  std::unordered_map<std::string, ast::Loc> seen;
   for (const auto& [name, loc] : pattern_binders(p))
-    if (!seen.insert(name).second) error(loc, "'" + name + "' is bound twice in this pattern");
+    if (!seen.emplace(name, loc).second) error(loc, "'" + name + "' is bound twice in this pattern");
+  if (!other) return;
+  check_unique(*other);
+  for (const auto& [name, loc] : pattern_binders(*other))
+    if (seen.count(name)) error(loc, "'" + name + "' is bound on both sides of this equation");
 }
 
 // --------------------------------------------------------------- calls
@@ -906,12 +1000,14 @@ void Compiler::call(Fn& fn, const ast::Expr& e, CallAs how, uint32_t dst, uint8_
       return;
     case CallAs::Tail:
       emit(fn, Op::TAILCALL, e.loc, a, n, global, same);
+      emit(fn, Op::DROPS, e.loc, kDropAll);  // filled in by plan_drops
       return;
     case CallAs::Stmt:
       emit(fn, Op::CALLST, e.loc, a, n, 0, site);
       return;
     case CallAs::StmtTail:
       emit(fn, Op::TAILCALLST, e.loc, a, n, 0, site);
+      emit(fn, Op::DROPS, e.loc, kDropAll);  // filled in by plan_drops
       return;
   }
 }
@@ -1212,7 +1308,7 @@ void Compiler::block_body(Fn& fn, const std::vector<ast::StmtPtr>& stmts, bool i
     FunctionBinding fb;
     if (as_function_binding(first, fb)) {
       std::unordered_map<std::string, Special> specials{{*fb.name, {CaptureSource::Kind::SelfFn}}};
-      LambdaCode* code = lambda(fn, *fb.param, *fb.body, fb.loc, std::move(specials));
+      LambdaCode* code = named(lambda(fn, *fb.param, *fb.body, fb.loc, std::move(specials)), *fb.name, *fb.body);
       emit_closure(fn, code, scope.regs.at(*fb.name), fb.loc);
       continue;
     }
@@ -1330,6 +1426,7 @@ LambdaCode* Compiler::lambda(Fn& parent, const ast::Pattern& param, const ast::E
   entry(fn, param, body, Mode::Value, code->proto.entry_value);
   entry(fn, param, body, Mode::Stmt, code->proto.entry_stmt);
   entry(fn, param, body, Mode::Behavior, code->proto.entry_behavior);
+  plan_registers(code->proto);
   return code;
 }
 
@@ -1372,6 +1469,17 @@ void Compiler::plan_factory(Fn& fn, const ast::Pattern& param, const ast::Expr& 
   code.factory_sources = std::move(sources);
 }
 
+// Names the code of DEF name(...) AS body, and the lambda its body is, if
+// it is one: `DEF counter(n) AS \msg.[...]` gives actors whose behavior a
+// trace calls counter.
+LambdaCode* Compiler::named(LambdaCode* code, const std::string& name, const ast::Expr& body) {
+  code->name = name;
+  if (body.kind == ast::ExprKind::Lambda)
+    if (auto it = lambdas_.find(body.body.get()); it != lambdas_.end() && it->second->name.empty())
+      it->second->name = name;
+  return code;
+}
+
 void Compiler::emit_closure(Fn& fn, LambdaCode* code, uint32_t dst, ast::Loc l) {
   std::vector<CaptureSource> sources;
   for (const auto& name : captures_.at(code)->names) sources.push_back(source_for(fn, name));
@@ -1408,8 +1516,11 @@ void Compiler::block_value(Fn& fn, const ast::Expr& e, uint32_t dst) {
     code->proto.file = &source_->name;
     code->proto.arity = 0;
     code->proto.entry_stmt = 0;
-    ScopeGuard scope(inner);
-    block_body(inner, e.stmts, true, e.loc);
+    {
+      ScopeGuard scope(inner);
+      block_body(inner, e.stmts, true, e.loc);
+    }
+    plan_registers(code->proto);
   }
   std::vector<CaptureSource> sources;
   for (const auto& name : captures_.at(code)->names) sources.push_back(source_for(fn, name));
@@ -1433,7 +1544,8 @@ void Compiler::group(Fn& fn, const std::vector<FunctionBinding>& fbs, const std:
       for (size_t j = 0; j < fbs.size(); ++j)
         specials[*fbs[j].name] =
             j == k ? Special{CaptureSource::Kind::SelfFn} : Special{CaptureSource::Kind::Sibling, codes[j]};
-      lambda(fn, *fbs[k].param, *fbs[k].body, fbs[k].loc, std::move(specials), caps, codes[k]);
+      named(lambda(fn, *fbs[k].param, *fbs[k].body, fbs[k].loc, std::move(specials), caps, codes[k]), *fbs[k].name,
+            *fbs[k].body);
     }
   }
   GroupPlan plan;
@@ -1466,7 +1578,7 @@ std::unique_ptr<TopStmt> Compiler::top(const ast::Stmt& s) {
       if (eq.kind == ast::Equation::Kind::FunctionDef) {
         // Top-level functions reach themselves through their global (late-bound).
         const uint32_t r = alloc(fn, 1, eq.loc);
-        emit_closure(fn, lambda(fn, *eq.param, *eq.body, eq.loc, {}), r, eq.loc);
+        emit_closure(fn, named(lambda(fn, *eq.param, *eq.body, eq.loc, {}), eq.name, *eq.body), r, eq.loc);
         emit(fn, Op::SETGLOBAL, s.loc, r, global_index(fn, eq.name));
       } else {
         Labels fails;
@@ -1516,6 +1628,7 @@ std::unique_ptr<TopStmt> Compiler::top(const ast::Stmt& s) {
       emit(fn, Op::END, s.loc);
       break;
   }
+  plan_registers(t->proto);
   return t;
 }
 

@@ -9,174 +9,11 @@ namespace humus::interp {
 
 namespace {
 
-void collect_binders(const ast::Pattern& p, std::vector<std::pair<std::string, ast::Loc>>& out) {
-  switch (p.kind) {
-    case ast::PatternKind::Bind:
-      out.emplace_back(p.name, p.loc);
-      break;
-    case ast::PatternKind::Tuple:
-      for (const auto& e : p.elements) collect_binders(*e, out);
-      break;
-    default:
-      break;
-  }
-}
-
-// Walks an expression keeping count of the names bound around the current point.
-class FreeNameWalker {
- public:
-  explicit FreeNameWalker(NameSet& out) : out_(out) {}
-
-  void expr(const ast::Expr& e) {
-    switch (e.kind) {
-      case ast::ExprKind::Const:
-      case ast::ExprKind::Self:
-      case ast::ExprKind::Now:
-        break;
-      case ast::ExprKind::Var:
-        use(e.name);
-        break;
-      case ast::ExprKind::Lambda: {
-        pattern_terms(*e.param);
-        auto names = pattern_binders(*e.param);
-        bind(names);
-        expr(*e.body);
-        unbind(names);
-        break;
-      }
-      case ast::ExprKind::Block:
-        block(e.stmts);
-        break;
-      case ast::ExprKind::Call:
-        expr(*e.callee);
-        if (e.argument) expr(*e.argument);
-        break;
-      case ast::ExprKind::Tuple:
-        for (const auto& x : e.elements) expr(*x);
-        break;
-      case ast::ExprKind::New:
-        expr(*e.body);
-        break;
-      case ast::ExprKind::LetIn: {
-        auto names = equation(*e.equation);
-        bind(names);
-        expr(*e.body);
-        unbind(names);
-        break;
-      }
-      case ast::ExprKind::If:
-        for (const auto& b : e.branches) {
-          auto names = equation(b.condition);
-          bind(names);
-          expr(*b.body);
-          unbind(names);
-        }
-        if (e.body) expr(*e.body);
-        break;
-      case ast::ExprKind::Case:
-        expr(*e.body);
-        for (const auto& a : e.alternatives) {
-          pattern_terms(*a.pattern);
-          auto names = pattern_binders(*a.pattern);
-          bind(names);
-          expr(*a.body);
-          unbind(names);
-        }
-        break;
-    }
-  }
-
-  // Visits what an equation uses; returns what it binds (for the caller's scope).
-  std::vector<std::pair<std::string, ast::Loc>> equation(const ast::Equation& eq) {
-    std::vector<std::pair<std::string, ast::Loc>> names;
-    switch (eq.kind) {
-      case ast::Equation::Kind::FunctionDef: {
-        names.emplace_back(eq.name, eq.name_loc);
-        pattern_terms(*eq.param);
-        auto params = pattern_binders(*eq.param);
-        bind(names);  // the function may call itself
-        bind(params);
-        expr(*eq.body);
-        unbind(params);
-        unbind(names);
-        break;
-      }
-      case ast::Equation::Kind::Match:
-        pattern_terms(*eq.lhs);
-        pattern_terms(*eq.rhs);
-        collect_binders(*eq.lhs, names);
-        collect_binders(*eq.rhs, names);
-        break;
-      case ast::Equation::Kind::PatternDef:
-        expr(*eq.body);
-        pattern_terms(*eq.lhs);
-        collect_binders(*eq.lhs, names);
-        break;
-    }
-    return names;
-  }
-
-  void block(const std::vector<ast::StmtPtr>& stmts) {
-    std::vector<std::pair<std::string, ast::Loc>> names;
-    for (const auto& s : stmts) {
-      auto b = statement_binders(*s);
-      names.insert(names.end(), b.begin(), b.end());
-    }
-    bind(names);
-    for (const auto& s : stmts) statement(*s);
-    unbind(names);
-  }
-
-  void statement(const ast::Stmt& s) {
-    switch (s.kind) {
-      case ast::StmtKind::Let:
-        equation(*s.equation);
-        break;
-      case ast::StmtKind::Create:
-      case ast::StmtKind::Become:
-      case ast::StmtKind::Throw:
-      case ast::StmtKind::Expr:
-        expr(*s.value);
-        break;
-      case ast::StmtKind::Send:
-        expr(*s.value);
-        expr(*s.target);
-        break;
-      case ast::StmtKind::After:
-        expr(*s.delay);
-        expr(*s.value);
-        expr(*s.target);
-        break;
-      case ast::StmtKind::Import:
-        break;
-    }
-  }
-
-  // The $terms inside a pattern are expressions evaluated in the enclosing scope.
-  void pattern_terms(const ast::Pattern& p) {
-    if (p.kind == ast::PatternKind::Value) expr(*p.value);
-    for (const auto& e : p.elements) pattern_terms(*e);
-  }
-
- private:
-  void use(const std::string& name) {
-    auto it = bound_.find(name);
-    if (it == bound_.end() || it->second == 0) out_.insert(name);
-  }
-  void bind(const std::vector<std::pair<std::string, ast::Loc>>& names) {
-    for (const auto& n : names) ++bound_[n.first];
-  }
-  void unbind(const std::vector<std::pair<std::string, ast::Loc>>& names) {
-    for (const auto& n : names) --bound_[n.first];
-  }
-
-  std::unordered_map<std::string, int> bound_;
-  NameSet& out_;
-};
-
 NameSet statement_free_names(const ast::Stmt& s) {
   NameSet out;
-  FreeNameWalker(out).statement(s);
+  ScopeWalker([&](const std::string& name, ast::Loc, std::optional<ast::Loc> binder) {
+    if (!binder) out.insert(name);
+  }).statement(s);
   return out;
 }
 
@@ -184,29 +21,9 @@ NameSet statement_free_names(const ast::Stmt& s) {
 
 NameSet free_names(const ast::Expr& e) {
   NameSet out;
-  FreeNameWalker(out).expr(e);
-  return out;
-}
-
-std::vector<std::pair<std::string, ast::Loc>> pattern_binders(const ast::Pattern& p) {
-  std::vector<std::pair<std::string, ast::Loc>> out;
-  collect_binders(p, out);
-  return out;
-}
-
-std::vector<std::pair<std::string, ast::Loc>> statement_binders(const ast::Stmt& s) {
-  std::vector<std::pair<std::string, ast::Loc>> out;
-  if (s.kind == ast::StmtKind::Create) {
-    out.emplace_back(s.name, s.name_loc);
-  } else if (s.kind == ast::StmtKind::Let) {
-    const ast::Equation& eq = *s.equation;
-    if (eq.kind == ast::Equation::Kind::FunctionDef) {
-      out.emplace_back(eq.name, eq.name_loc);
-    } else {
-      if (eq.lhs) collect_binders(*eq.lhs, out);
-      if (eq.rhs) collect_binders(*eq.rhs, out);
-    }
-  }
+  ScopeWalker([&](const std::string& name, ast::Loc, std::optional<ast::Loc> binder) {
+    if (!binder) out.insert(name);
+  }).expr(e);
   return out;
 }
 

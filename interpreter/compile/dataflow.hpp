@@ -15,17 +15,14 @@
 #include <vector>
 
 #include "grammar/ast.hpp"
+#include "interpreter/compile/scopes.hpp"
 
 namespace humus::interp {
 
 using NameSet = std::unordered_set<std::string>;
 
-// The names an expression uses that it does not bind itself.
+// The names an expression uses that it does not bind itself (scopes.hpp).
 NameSet free_names(const ast::Expr& e);
-// The names a pattern binds (not counting those inside $terms), in order.
-std::vector<std::pair<std::string, ast::Loc>> pattern_binders(const ast::Pattern& p);
-// The names a block statement binds: CREATE's name, or its equation's binders.
-std::vector<std::pair<std::string, ast::Loc>> statement_binders(const ast::Stmt& s);
 
 // A binding of a function literal (`LET f(x) = e`, `DEF f(x) AS e`, `DEF f AS \x.e`);
 // such bindings may refer to themselves and to each other.

@@ -48,9 +48,10 @@ auto guarded(const std::string& what, F&& f) {
 // A C++ function as a Humus function: `name(x)` calls fn(x).
 class HostFunctionCode final : public rt::FunctionCode {
  public:
-  HostFunctionCode(std::string name, Function fn)
-      : rt::FunctionCode(rt::SourceLoc{}), file_("<native " + name + ">"), fn_(std::move(fn)) {
+  HostFunctionCode(const std::string& host_name, Function fn)
+      : rt::FunctionCode(rt::SourceLoc{}), file_("<native " + host_name + ">"), fn_(std::move(fn)) {
     loc.file = &file_;
+    name = host_name;
   }
   rt::Value apply(const rt::Closure&, const rt::Value& arg, rt::Context&) const override {
     return guarded(file_, [&] { return to_rt(fn_(to_public(arg))); });
@@ -139,7 +140,8 @@ LogLevel level_of(std::string_view text) {
 
 }  // namespace
 
-struct Runtime::Impl {
+// Hidden, though nested in an exported class: none of it is API.
+struct __attribute__((visibility("hidden"))) Runtime::Impl {
   Runtime& owner;
   Options options;
 
@@ -157,6 +159,11 @@ struct Runtime::Impl {
 
   std::mutex load_mutex;                          // one unit loads at a time
   std::vector<Diagnostic>* collecting = nullptr;  // the Result being filled (under load_mutex)
+
+  // Contexts for host calls (Runtime::call): one per call in flight, kept
+  // for the next (each holds a VM stack that grows once).
+  std::mutex contexts_mutex;
+  std::vector<std::unique_ptr<rt::Context>> contexts;
 
   std::unique_ptr<interp::Interpreter> interp;
 
@@ -180,7 +187,15 @@ struct Runtime::Impl {
     ro.limits.max_actors = options.limits.max_actors;
     ro.limits.max_memory = options.limits.max_memory;
     ro.limits.timeout = options.limits.timeout_seconds;
-    interp = std::make_unique<interp::Interpreter>(std::move(ro));
+    const Options::Cluster& c = options.cluster;
+    ro.cluster = {c.url,     c.node,           c.name,          c.user,          c.password,
+                  c.token,   c.tls_ca,         c.tls_cert,      c.tls_key,       c.heartbeat_ms,
+                  c.down_after_ms, c.retry_delay_ms, c.max_deliveries, c.ack_wait_ms};
+    try {
+      interp = std::make_unique<interp::Interpreter>(std::move(ro));
+    } catch (const rt::ClusterError& e) {
+      throw Error(std::string("humus::Runtime: ") + e.what());
+    }
     interp->set_sandbox(options.sandbox);
     interp->set_diagnostic_handler([this](const interp::Interpreter::Diagnostic& d) {
       if (collecting) collecting->push_back(convert(d));
@@ -193,6 +208,7 @@ struct Runtime::Impl {
   // after that, which never looks at their code.
   ~Impl() {
     interp->runtime().stop();
+    contexts.clear();
     codes.clear();
     interp.reset();
   }
@@ -218,12 +234,14 @@ struct Runtime::Impl {
   rt::Value behavior(Behavior b) { return closure(keep<HostBehaviorCode>(this, std::move(b))); }
 
   // Loads and runs `source`; `values` collects expression values (eval).
-  Result load(ast::SourcePtr source, bool values) {
+  Result load(ast::SourcePtr source, bool values, ScriptMode mode) {
     Result r;
     std::lock_guard lock(load_mutex);
     collecting = &r.diagnostics;
     interp::Interpreter::Outcome outcome;
-    if (interp::CompiledUnit* unit = interp->load(std::move(source), &outcome)) {
+    const auto how = mode == ScriptMode::OneBlock ? interp::Interpreter::ScriptMode::OneBlock
+                                                  : interp::Interpreter::ScriptMode::Statements;
+    if (interp::CompiledUnit* unit = interp->load(std::move(source), &outcome, nullptr, how)) {
       if (values)
         outcome = interp->run(*unit, [&](const rt::Value& v) { r.value = to_public(v); });
       else
@@ -240,6 +258,47 @@ struct Runtime::Impl {
     collecting = &r.diagnostics;
     r.status = status_of(interp->import(module));
     collecting = nullptr;
+    return r;
+  }
+
+  // Applies `fn` to `args` on this thread, as a top-level statement runs:
+  // a transaction of its own, whose failure is a Result.
+  Result call(const Value& fn, std::span<const Value> args, const std::string& what) {
+    Result r;
+    if (!fn.is_function()) return failed(std::move(r), what, "not a function: " + fn.to_string());
+    std::unique_ptr<rt::Context> cx;
+    {
+      std::lock_guard lock(contexts_mutex);
+      if (!contexts.empty()) {
+        cx = std::move(contexts.back());
+        contexts.pop_back();
+      }
+    }
+    if (!cx) cx = rt().make_context();
+    static const rt::SourceLoc loc{};
+    try {
+      std::vector<rt::Value> values;  // f() is f(NIL); f(a, b) spreads as in Humus
+      if (args.empty()) values.push_back(rt::Value::nil());
+      for (const Value& a : args) values.push_back(to_rt(a));
+      r.value = to_public(interp::call_value(to_rt(fn), values.data(), uint32_t(values.size()), *cx, loc));
+      rt().commit(*cx);
+    } catch (const rt::EventError& e) {
+      cx->fx.clear();
+      r = failed(std::move(r), e.loc.file ? e.loc.file_name() : what, "runtime error: " + e.message, e.loc.line,
+                 e.loc.column);
+    } catch (const std::exception& e) {
+      cx->fx.clear();
+      r = failed(std::move(r), what, std::string("runtime error: ") + e.what());
+    }
+    std::lock_guard lock(contexts_mutex);
+    contexts.push_back(std::move(cx));
+    return r;
+  }
+
+  static Result failed(Result r, std::string file, std::string message, unsigned line = 0, unsigned column = 0) {
+    r.status = Result::Status::RuntimeError;
+    r.value = Value();
+    r.diagnostics.push_back(Diagnostic{std::move(file), line, column, Diagnostic::Severity::Error, std::move(message)});
     return r;
   }
 
@@ -329,12 +388,12 @@ Runtime::Runtime(Options options) : impl_(std::make_unique<Impl>(*this, std::mov
 
 Runtime::~Runtime() { shutdown(); }
 
-Result Runtime::eval(std::string_view code, std::string_view name) {
+Result Runtime::eval(std::string_view code, std::string_view name, ScriptMode mode) {
   auto life = impl_->enter();
-  return impl_->load(std::make_shared<ast::Source>(ast::Source{std::string(name), std::string(code)}), true);
+  return impl_->load(std::make_shared<ast::Source>(ast::Source{std::string(name), std::string(code)}), true, mode);
 }
 
-Result Runtime::load_file(const std::string& path) {
+Result Runtime::load_file(const std::string& path, ScriptMode mode) {
   auto life = impl_->enter();
   std::string error;
   ast::SourcePtr source = interp::read_source_file(path, error);
@@ -344,7 +403,7 @@ Result Runtime::load_file(const std::string& path) {
     r.diagnostics.push_back(Diagnostic{path, 0, 0, Diagnostic::Severity::Error, error});
     return r;
   }
-  return impl_->load(std::move(source), false);
+  return impl_->load(std::move(source), false, mode);
 }
 
 Result Runtime::import(const std::string& module) {
@@ -374,6 +433,21 @@ Value Runtime::define_actor(std::string_view name, Behavior behavior) {
   Value actor = create(std::move(behavior));
   define(name, actor);
   return actor;
+}
+
+Result Runtime::call_args(std::string_view name, std::span<const Value> args) {
+  auto life = impl_->enter();
+  const std::string what = "<call " + std::string(name) + ">";
+  rt::Globals& g = impl_->rt().globals();
+  auto slot = g.find(name);
+  rt::Value fn = slot ? g.get(*slot) : rt::Value();
+  if (fn.empty()) return Impl::failed(Result(), what, "no global named '" + std::string(name) + "'");
+  return impl_->call(to_public(fn), args, what);
+}
+
+Result Runtime::call_args(const Value& function, std::span<const Value> args) {
+  auto life = impl_->enter();
+  return impl_->call(function, args, "<call>");
 }
 
 Value Runtime::function(Function fn, std::string_view name) {
@@ -462,7 +536,22 @@ std::optional<std::string> Runtime::limit_reached() const {
 RuntimeStats Runtime::stats() const {
   auto life = impl_->enter();
   rt::RuntimeStats s = impl_->interp->runtime().stats();
-  return RuntimeStats{s.events, s.unhandled, s.errors, s.actors, s.queued};
+  RuntimeStats out{s.events, s.unhandled, s.errors, s.actors, s.queued};
+  out.remote_sent = s.cluster.sent;
+  out.remote_received = s.cluster.received;
+  out.remote_dropped = s.cluster.dropped;
+  out.remote_lost = s.cluster.lost;
+  out.wire_rejected = s.cluster.rejected;
+  out.topic_appended = s.cluster.appended;
+  out.topic_delivered = s.cluster.delivered;
+  out.topic_redelivered = s.cluster.redelivered;
+  out.dead_letters = s.cluster.dead_letters;
+  return out;
+}
+
+void Runtime::leave_cluster() {
+  auto life = impl_->enter();
+  impl_->rt().leave_cluster();
 }
 
 }  // namespace humus

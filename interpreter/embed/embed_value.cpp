@@ -10,6 +10,7 @@
 #include "runtime/integer.hpp"
 #include "runtime/print.hpp"
 #include "runtime/symbols.hpp"
+#include "runtime/text.hpp"
 
 namespace humus {
 
@@ -30,30 +31,6 @@ Value adopt(rt::Value v) {
   std::string shown = v.to_string();
   if (shown.size() > 60) shown = shown.substr(0, 57) + "...";
   throw Error(std::string("humus::Value: expected ") + wanted + ", got " + shown);
-}
-
-void append_utf8(std::string& out, uint32_t cp) {
-  if (cp < 0x80) {
-    out += char(cp);
-  } else if (cp < 0x800) {
-    out += char(0xC0 | (cp >> 6));
-    out += char(0x80 | (cp & 0x3F));
-  } else if (cp < 0x10000) {
-    out += char(0xE0 | (cp >> 12));
-    out += char(0x80 | ((cp >> 6) & 0x3F));
-    out += char(0x80 | (cp & 0x3F));
-  } else {
-    out += char(0xF0 | (cp >> 18));
-    out += char(0x80 | ((cp >> 12) & 0x3F));
-    out += char(0x80 | ((cp >> 6) & 0x3F));
-    out += char(0x80 | (cp & 0x3F));
-  }
-}
-
-bool is_code_point(const rt::Value& v) {
-  if (!v.is_small()) return false;
-  int64_t n = v.small_value();
-  return n >= 0 && n <= 0x10FFFF && !(n >= 0xD800 && n <= 0xDFFF);
 }
 
 }  // namespace
@@ -167,20 +144,20 @@ bool Value::is_list() const {
 bool Value::is_string() const {
   const rt::Value* v = &view(*this);
   for (; v->is_pair(); v = &rt::tail(*v))
-    if (!is_code_point(rt::head(*v))) return false;
+    if (!rt::is_code_point(rt::head(*v))) return false;
   return v->is_nil();
 }
 
 bool Value::fits_int64() const {
   const rt::Value& v = view(*this);
-  return v.is_small() || (v.is_bigint() && mpz_fits_slong_p(v.as<rt::BigInt>()->z));
+  return rt::integer_to_int64(v).has_value();
 }
 
 int64_t Value::as_int() const {
   const rt::Value& v = view(*this);
-  if (v.is_small()) return v.small_value();
-  if (!fits_int64()) wrong_kind("an integer that fits in 64 bits", *this);
-  return mpz_get_si(v.as<rt::BigInt>()->z);
+  auto n = rt::integer_to_int64(v);
+  if (!n) wrong_kind("an integer that fits in 64 bits", *this);
+  return *n;
 }
 
 std::string Value::as_decimal() const {
@@ -233,7 +210,7 @@ std::string Value::as_string() const {
   if (!is_string()) wrong_kind("a string (a list of code points)", *this);
   std::string out;
   for (const rt::Value* v = &view(*this); v->is_pair(); v = &rt::tail(*v))
-    append_utf8(out, uint32_t(rt::head(*v).small_value()));
+    rt::append_utf8(out, uint32_t(rt::head(*v).small_value()));
   return out;
 }
 

@@ -10,6 +10,14 @@
 
 namespace humus::interp {
 
+namespace {
+// A drop bound (proto.hpp) as the registers it releases.
+std::string drops(uint16_t bound) {
+  if (bound == kDropAll) return "  [drops all]";
+  return bound ? "  [drops 0-" + std::to_string(bound - 1) + "]" : "  [drops none]";
+}
+}  // namespace
+
 const char* op_name(Op op) {
   static const char* const kNames[] = {
 #define OP(name) #name,
@@ -40,6 +48,8 @@ std::string disassemble(const Proto& p) {
     }
     if (in.op == Op::LOADK || in.op == Op::JNWORD || in.op == Op::JNEQK || in.op == Op::JNTAG || in.op == Op::RETK)
       out += "  ; " + rt::to_string(p.consts[in.b]);
+    if (ends_frame(in.op)) out += drops(drop_bound(in));
+    if (in.op == Op::DROPS) out += drops(in.a);
     out += '\n';
   }
   return out;

@@ -72,14 +72,17 @@ OP(TAILCALL)   // the result is this function's result (the frame is reused)
                //   its register R(a+1+i) was left empty
 OP(CALLST)     // run the callee's body as a statement          x: 1 = keep the frame's site
 OP(TAILCALLST) // the same, as this statement code's last word  x: 1 = keep the frame's site
+OP(DROPS)      // not run: the word after a tail call, a = how many registers it
+               //   releases (a drop bound, proto.hpp)
 OP(BECOMEF)    // BECOME of a behavior factory's call: the captures go pending and
                // the next two instructions (CALL, BECOME) are skipped; else fall through
 
-// ---- ends
+// ---- ends: each releases the registers below its drop bound (proto.hpp),
+// kept in the operand it does not use (c for RETK, else b)
 OP(RET)        // return R(a)
 OP(RETK)       // return K(b)
 OP(END)        // the end of statement code
-OP(EXEC)       // run R(a) as a statement: a block runs, ? does nothing, else an error
+OP(EXEC)       // run R(a) as a statement: a block runs, anything else does nothing (-W reports it)
                //   x: 1 = report at the frame's site
 OP(TAILEXEC)   // the same, as this statement code's last word
 OP(BEHEXEC)    // the end of a behavior's body: R(a) is ? (unhandled), a block
@@ -87,7 +90,7 @@ OP(BEHEXEC)    // the end of a behavior's body: R(a) is ? (unhandled), a block
 OP(UNHANDLED)  // the end of a behavior that did not take the message
 
 // ---- effects
-OP(SEND)       // SEND R(a) TO R(b)                            x: 1 = move R(a)
+OP(SEND)       // SEND R(a) TO R(b) (dropped when R(b) is no actor)  x: 1 = move R(a)
 OP(AFTER)      // AFTER R(a) SEND R(b) TO R(c)
 OP(BECOME)     // BECOME R(a)
 OP(THROW)      // THROW R(a)

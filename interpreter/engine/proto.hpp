@@ -50,6 +50,22 @@ inline constexpr uint32_t kMaxOperand = 0xFFFF;
 // parameter of more elements takes its argument as one value.
 inline constexpr uint32_t kMaxSpread = 8;
 
+// How many registers an end of a frame releases (compile/drop_plan.cpp):
+// R(0) .. R(bound-1) may still hold a value there, the rest are known to be
+// empty. kDropAll: every register of the frame.
+inline constexpr uint16_t kDropAll = 0xFFFF;
+inline bool ends_frame(Op op) {
+  switch (op) {
+    case Op::RET: case Op::RETK: case Op::END: case Op::UNHANDLED: case Op::TAILEXEC: case Op::BEHEXEC:
+      return true;
+    default:
+      return false;
+  }
+}
+// Where such an instruction keeps its bound (an operand it does not use).
+inline uint16_t* drop_field(Instr& in) { return in.op == Op::RETK ? &in.c : &in.b; }
+inline uint16_t drop_bound(const Instr& in) { return in.op == Op::RETK ? in.c : in.b; }
+
 class LambdaCode;
 class BlockCodeImpl;
 

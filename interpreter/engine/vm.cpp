@@ -17,6 +17,7 @@
 #include "interpreter/engine/vm.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <new>
@@ -60,6 +61,11 @@ inline bool equal_values(const Value& a, const Value& b) {
 // the most registers all of them may use: beyond either, "recursion too deep".
 constexpr size_t kMaxDepth = size_t(1) << 20;
 constexpr size_t kMaxStack = size_t(1) << 26;
+
+// Every so many calls and tail calls (the only ways code can run for long:
+// Humus loops are tail calls), the running event asks the runtime whether
+// the run was interrupted (Runtime::safe_point): one decrement per call.
+constexpr uint32_t kSafePointTicks = 1 << 16;
 
 // What ends a frame, and what the end gives the C++ caller of an entry frame.
 enum class Kind : uint8_t { Value, Stmt };
@@ -140,12 +146,18 @@ struct VmState final : rt::EngineState {
 
   // Room for registers [0, n). New registers are empty.
   void ensure(size_t n) {
+#if HUMUS_CHECKS
+    high = std::max(high, n);
+#endif
     if (n <= cap) [[likely]]
       return;
     grow(n);
   }
   // The same for a call's frame: false when it would go too deep.
   bool room_for_call(size_t n) {
+#if HUMUS_CHECKS
+    high = std::max(high, n);
+#endif
     if (n <= cap && calls.size() < kMaxDepth) [[likely]]
       return true;
     if (calls.size() >= kMaxDepth || n > kMaxStack) return false;
@@ -166,7 +178,24 @@ struct VmState final : rt::EngineState {
   Value* stack = nullptr;
   size_t cap = 0;
   CallStack calls;
+#if HUMUS_CHECKS
+  size_t high = 0;  // registers used since the stack was last seen empty
+#endif
 };
+
+// Checked builds: once the last frame has ended, every register must be
+// empty again; a value left means a drop bound missed it (compile/drop_plan.cpp).
+void check_empty_stack([[maybe_unused]] VmState& vm) {
+#if HUMUS_CHECKS
+  if (!vm.calls.empty()) return;
+  for (size_t i = 0; i < std::min(vm.high, vm.cap); ++i)
+    if (!vm.stack[i].empty()) {
+      std::fprintf(stderr, "humus: internal error: register %zu still holds a value after the last frame ended\n", i);
+      std::abort();
+    }
+  vm.high = 0;
+#endif
+}
 
 VmState& vm_of(rt::Context& cx) {
   if (!cx.engine) [[unlikely]]
@@ -174,11 +203,31 @@ VmState& vm_of(rt::Context& cx) {
   return static_cast<VmState&>(*cx.engine);
 }
 
-[[noreturn, gnu::noinline]] void not_a_function(const Value& fn, const rt::Context& cx, const rt::SourceLoc& loc) {
-  runtime_error(loc, "cannot apply " + describe(fn, cx) + ": it is not a function");
+// Applying a value that is not a function yields ? (LANGUAGE.md section 3,
+// as in humus_js and uFork); -W and --trace report where.
+[[gnu::noinline]] Value not_a_function(const Value& fn, rt::Context& cx, const rt::SourceLoc& loc) {
+  if (cx.rt.warnings_on())
+    cx.rt.report_warning(loc, "cannot apply " + describe(fn, cx) + ": it is not a function (the result is ?)");
+  return Value::undefined();
+}
+
+// A statement's value that is neither a block nor ? does nothing (LANGUAGE.md
+// section 7); -W and --trace report it.
+[[gnu::noinline]] void ignored_value(const Value& v, rt::Context& cx, const rt::SourceLoc& loc) {
+  if (!v.is_undefined() && cx.rt.warnings_on())
+    cx.rt.report_warning(loc, "this statement's value is not a block, so it does nothing: " + describe(v, cx));
+}
+
+// A runtime error raised without a location (a built-in's "integer too
+// large"): reported at the instruction that called the built-in.
+[[noreturn, gnu::noinline]] void rethrow_at(rt::EventError& e, const rt::SourceLoc& loc) {
+  if (!e.loc.file) e.loc = loc;
+  throw;
 }
 
 [[noreturn, gnu::noinline]] void too_deep(const rt::SourceLoc& loc) { rt::recursion_too_deep(loc); }
+
+[[gnu::noinline]] void safe_point(rt::Context& cx, const rt::SourceLoc& loc) { cx.rt.safe_point(loc); }
 
 bool is_humus(const Value& fn) { return fn.is(rt::ObjKind::Closure) && fn.as<rt::Closure>()->code->tail_callable; }
 const LambdaCode& code_of(const Value& fn) { return static_cast<const LambdaCode&>(*fn.as<rt::Closure>()->code); }
@@ -218,8 +267,12 @@ bool adapt(Value* args, uint32_t n, uint32_t arity) {
 Value call_foreign(const Value& fn, Value* args, uint32_t n, rt::Context& cx, const rt::SourceLoc& loc) {
   if (fn.is(rt::ObjKind::Native)) {
     const auto* nat = fn.as<rt::Native>();
-    if (n == 2 && nat->fn2) return nat->fn2(args[0], args[1]);
-    return nat->fn(n >= 2 ? tuple_of(args, n) : std::move(args[0]));
+    try {
+      if (n == 2 && nat->fn2) return nat->fn2(args[0], args[1]);
+      return nat->fn(n >= 2 ? tuple_of(args, n) : std::move(args[0]));
+    } catch (rt::EventError& e) {
+      rethrow_at(e, loc);
+    }
   }
   if (fn.is(rt::ObjKind::Closure)) {
     Value keep = fn;
@@ -227,7 +280,7 @@ Value call_foreign(const Value& fn, Value* args, uint32_t n, rt::Context& cx, co
     const auto* c = keep.as<rt::Closure>();
     return c->code->apply(*c, arg, cx);
   }
-  not_a_function(fn, cx, loc);
+  return not_a_function(fn, cx, loc);
 }
 
 // The built-in functions by instruction, for when their globals are bound
@@ -236,23 +289,12 @@ Value call_foreign(const Value& fn, Value* args, uint32_t n, rt::Context& cx, co
 struct Builtins {
   const rt::Native* by_op[256] = {};
   Builtins() {
-    static const std::pair<Op, const char*> kNames[] = {{Op::ADD, "add"},
-                                                        {Op::SUB, "sub"},
-                                                        {Op::MUL, "mul"},
-                                                        {Op::DIV, "div"},
-                                                        {Op::MOD, "mod"},
-                                                        {Op::LESS, "less"},
-                                                        {Op::LESSEQ, "less_equal"},
-                                                        {Op::GREATER, "greater"},
-                                                        {Op::GREATEREQ, "greater_equal"},
-                                                        {Op::COMPARE, "compare"},
-                                                        {Op::EQ, "eq"},
-                                                        {Op::ADDI, "add"},
-                                                        {Op::SUBI, "sub"},
-                                                        {Op::JNLESS, "less"},
-                                                        {Op::JNLESSEQ, "less_equal"},
-                                                        {Op::JNGREATER, "greater"},
-                                                        {Op::JNGREATEREQ, "greater_equal"}};
+    static const std::pair<Op, const char*> kNames[] = {
+        {Op::ADD, "add"},           {Op::SUB, "sub"},          {Op::MUL, "mul"},           {Op::DIV, "div"},
+        {Op::MOD, "mod"},           {Op::LESS, "less"},        {Op::LESSEQ, "less_equal"}, {Op::GREATER, "greater"},
+        {Op::GREATEREQ, "greater_equal"}, {Op::COMPARE, "compare"}, {Op::EQ, "eq"},         {Op::ADDI, "add"},
+        {Op::SUBI, "sub"},          {Op::JNLESS, "less"},      {Op::JNLESSEQ, "less_equal"},
+        {Op::JNGREATER, "greater"}, {Op::JNGREATEREQ, "greater_equal"}};
     for (auto [op, name] : kNames)
       for (const rt::Native* n : rt::builtin_functions())
         if (std::string_view(n->name) == name) by_op[size_t(op)] = n;
@@ -337,9 +379,14 @@ inline void clear(Value& r) {
   new (&r) Value();
 }
 
-// Releases a frame's registers and its function (unless borrowed).
-[[gnu::always_inline]] inline void drop_frame(Value* R, const CallInfo& ci) {
-  for (uint32_t i = 0, n = ci.proto->nregs; i < n; ++i) R[i].put_bits(rt::Value().leak_bits());
+// Releases R(from) .. R(end-1), end the lesser of a drop bound (proto.hpp)
+// and the frame's size; the registers above are known to be empty.
+[[gnu::always_inline]] inline void drop_regs(Value* R, uint32_t from, uint32_t end) {
+  for (uint32_t i = from; i < end; ++i) R[i].put_bits(rt::Value().leak_bits());
+}
+
+// Releases the function below a frame (unless borrowed).
+[[gnu::always_inline]] inline void drop_function(Value* R, const CallInfo& ci) {
   if (ci.f_borrowed)
     R[-1].leak_bits();
   else
@@ -460,11 +507,8 @@ void make_group(const GroupPlan& plan, Value* R) {
   for (size_t m = 0; m < made.size(); ++m) R[plan.members[m].second] = std::move(made[m]);
 }
 
-// A built-in on values the fast path does not take (not small integers, a
-// result out of the small range) or whose global is bound to something else.
-[[gnu::noinline]] Value builtin_slow(Op op, const Value& x, const Value& y, bool intact, rt::Context& cx,
-                                     const rt::SourceLoc& loc) {
-  if (!intact) return call_rebound(op, x, y, cx, loc);
+// A built-in by instruction, on values the fast path does not take.
+Value builtin_value(Op op, const Value& x, const Value& y) {
   switch (op) {
     case Op::ADD:
     case Op::ADDI:
@@ -485,6 +529,18 @@ void make_group(const GroupPlan& plan, Value* R) {
   }
 }
 
+// A built-in on values the fast path does not take (not small integers, a
+// result out of the small range) or whose global is bound to something else.
+[[gnu::noinline]] Value builtin_slow(Op op, const Value& x, const Value& y, bool intact, rt::Context& cx,
+                                     const rt::SourceLoc& loc) {
+  if (!intact) return call_rebound(op, x, y, cx, loc);
+  try {
+    return builtin_value(op, x, y);
+  } catch (rt::EventError& e) {
+    rethrow_at(e, loc);
+  }
+}
+
 Outcome run(VmState& vm, rt::Context& cx, Value& result) {
   CallInfo* ci = &vm.calls.back();
   const Proto* P = ci->proto;
@@ -492,19 +548,29 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
   Value* R = vm.stack + ci->base;
   const Value* K = P->consts.data();
   const std::atomic<bool>& intact = cx.rt.globals().builtins_intact();
+  uint32_t ticks = kSafePointTicks;  // calls and tail calls until the next safe point
   Instr ins;
+  uint32_t drops = kDropAll;  // the drop bound do_tailexec releases
 
 // The running frame changed (a call, a return, a tail call): reload it.
-#define RELOAD()             \
-  do {                       \
-    ci = &vm.calls.back();   \
-    P = ci->proto;           \
-    R = vm.stack + ci->base; \
-    K = P->consts.data();    \
+#define RELOAD()                     \
+  do {                               \
+    ci = &vm.calls.back();           \
+    P = ci->proto;                   \
+    R = vm.stack + ci->base;         \
+    K = P->consts.data();            \
   } while (0)
 #define LOC() P->loc(pc - 1)
+#define CHECK_EMPTY() check_empty_stack(vm)
 #define JUMP(offset) (pc += int16_t(offset))  // jumps are relative to the next instruction
 #define INTACT() intact.load(std::memory_order_relaxed)
+#define SAFE_POINT()                                  \
+  do {                                                \
+    if (--ticks == 0) [[unlikely]] {                  \
+      ticks = kSafePointTicks;                        \
+      safe_point(cx, LOC());                          \
+    }                                                 \
+  } while (0)
 
 #if HUMUS_THREADED
   static const void* const kLabels[] = {
@@ -512,9 +578,9 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
 #include "interpreter/engine/opcodes.hpp"
 #undef OP
   };
-#define NEXT()                                  \
-  do {                                          \
-    ins = *pc++;                                \
+#define NEXT()                                 \
+  do {                                         \
+    ins = *pc++;                               \
     goto* kLabels[static_cast<size_t>(ins.op)]; \
   } while (0)
 #define CASE(name) L_##name:
@@ -529,21 +595,22 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
 
   // Pushes a frame for `proto` whose registers start at R(a+1), entered at
   // `entry`; this frame goes on after the call when the callee ends.
-#define PUSH(proto_, entry_, kind_, has_site_, site_, loc_)           \
-  do {                                                                \
-    const uint32_t nb = ci->base + ins.a + 1;                         \
-    ci->pc = pc;                                                      \
-    if (!vm.room_for_call(size_t(nb) + (proto_)->nregs)) [[unlikely]] \
-      too_deep(loc_);                                                 \
-    ci = vm.calls.push_call((proto_), nb, (kind_));                   \
-    if (has_site_) {                                                  \
-      ci->has_site = true;                                            \
-      ci->site = (site_);                                             \
-    }                                                                 \
-    P = (proto_);                                                     \
-    R = vm.stack + nb;                                                \
-    K = P->consts.data();                                             \
-    pc = P->code.data() + (entry_);                                   \
+#define PUSH(proto_, entry_, kind_, has_site_, site_, loc_)                                 \
+  do {                                                                                   \
+    SAFE_POINT();                                                                        \
+    const uint32_t nb = ci->base + ins.a + 1;                                            \
+    ci->pc = pc;                                                                         \
+    if (!vm.room_for_call(size_t(nb) + (proto_)->nregs)) [[unlikely]]                    \
+      too_deep(loc_);                                                                    \
+    ci = vm.calls.push_call((proto_), nb, (kind_));                                      \
+    if (has_site_) {                                                                     \
+      ci->has_site = true;                                                               \
+      ci->site = (site_);                                                                \
+    }                                                                                    \
+    P = (proto_);                                                                        \
+    R = vm.stack + nb;                                                                   \
+    K = P->consts.data();                                                                \
+    pc = P->code.data() + (entry_);                                                      \
   } while (0)
 
   // ---------------------------------------------------- loads and values
@@ -632,37 +699,37 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
 // built-in's global bound to something else, in a function of its own.
 #define SMALL(w) (int64_t(w) >> 1)
 #define WORD(n) ((uint64_t(n) << 1) | 1)
-#define OPERANDS()                                               \
-  const uint64_t x = R[ins.b].bits();                            \
-  const uint64_t y = ((ins.x & 1) ? K[ins.c] : R[ins.c]).bits(); \
+#define OPERANDS()                                                    \
+  const uint64_t x = R[ins.b].bits();                                 \
+  const uint64_t y = ((ins.x & 1) ? K[ins.c] : R[ins.c]).bits();      \
   const bool fast = (x & y & 1) && INTACT()
-#define BUILTIN_SLOW(name)                                                                                        \
-  do {                                                                                                            \
+#define BUILTIN_SLOW(name)                                                             \
+  do {                                                                                 \
     slow_to(vm, ins.a, builtin_slow(Op::name, R[ins.b], (ins.x & 1) ? K[ins.c] : R[ins.c], INTACT(), cx, LOC())); \
-    RELOAD();                                                                                                     \
+    RELOAD();                                                                          \
   } while (0)
-#define ARITH(name, expr)                    \
-  CASE(name) {                               \
-    OPERANDS();                              \
-    if (fast) [[likely]] {                   \
-      const int64_t r = expr;                \
-      if (Value::fits_small(r)) [[likely]] { \
-        R[ins.a].put_bits(WORD(r));          \
-        NEXT();                              \
-      }                                      \
-    }                                        \
-    BUILTIN_SLOW(name);                      \
-    NEXT();                                  \
+#define ARITH(name, expr)                                     \
+  CASE(name) {                                                \
+    OPERANDS();                                               \
+    if (fast) [[likely]] {                                    \
+      const int64_t r = expr;                                 \
+      if (Value::fits_small(r)) [[likely]] {                  \
+        R[ins.a].put_bits(WORD(r));                           \
+        NEXT();                                               \
+      }                                                       \
+    }                                                         \
+    BUILTIN_SLOW(name);                                       \
+    NEXT();                                                   \
   }
-#define TEST(name, expr)                                                           \
-  CASE(name) {                                                                     \
-    OPERANDS();                                                                    \
-    if (fast) [[likely]] {                                                         \
+#define TEST(name, expr)                                                          \
+  CASE(name) {                                                                    \
+    OPERANDS();                                                                   \
+    if (fast) [[likely]] {                                                        \
       R[ins.a].put_bits((expr) ? Value::truth().bits() : Value::falsity().bits()); \
-      NEXT();                                                                      \
-    }                                                                              \
-    BUILTIN_SLOW(name);                                                            \
-    NEXT();                                                                        \
+      NEXT();                                                                     \
+    }                                                                             \
+    BUILTIN_SLOW(name);                                                           \
+    NEXT();                                                                       \
   }
   ARITH(ADD, SMALL(x) + SMALL(y))
   ARITH(SUB, SMALL(x) - SMALL(y))
@@ -770,19 +837,18 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
     if (!equal_values(R[ins.a], K[ins.b])) JUMP(ins.c);
     NEXT();
   }
-#define JCOMPARE(name, test)                                                                                  \
-  CASE(name) {                                                                                                \
-    const uint64_t x = R[ins.a].bits();                                                                       \
-    const uint64_t y = ((ins.x & 1) ? K[ins.b] : R[ins.b]).bits();                                            \
-    if ((x & y & 1) && INTACT()) [[likely]] {                                                                 \
-      if (!(SMALL(x) test SMALL(y))) JUMP(ins.c);                                                             \
-    } else {                                                                                                  \
-      const bool holds =                                                                                      \
-          builtin_slow(Op::name, R[ins.a], (ins.x & 1) ? K[ins.b] : R[ins.b], INTACT(), cx, LOC()).is_true(); \
-      RELOAD();                                                                                               \
-      if (!holds) JUMP(ins.c);                                                                                \
-    }                                                                                                         \
-    NEXT();                                                                                                   \
+#define JCOMPARE(name, test)                                                       \
+  CASE(name) {                                                                     \
+    const uint64_t x = R[ins.a].bits();                                            \
+    const uint64_t y = ((ins.x & 1) ? K[ins.b] : R[ins.b]).bits();                 \
+    if ((x & y & 1) && INTACT()) [[likely]] {                                      \
+      if (!(SMALL(x) test SMALL(y))) JUMP(ins.c);                                  \
+    } else {                                                                       \
+      const bool holds = builtin_slow(Op::name, R[ins.a], (ins.x & 1) ? K[ins.b] : R[ins.b], INTACT(), cx, LOC()).is_true(); \
+      RELOAD();                                                                    \
+      if (!holds) JUMP(ins.c);                                                     \
+    }                                                                              \
+    NEXT();                                                                        \
   }
   JCOMPARE(JNLESS, <)
   JCOMPARE(JNLESSEQ, <=)
@@ -862,6 +928,7 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
     NEXT();
   }
   CASE(TAILCALL) {
+    SAFE_POINT();
     uint64_t fbits;
     if (ins.c) {  // the callee is a global
       const GlobalRef& g = P->globals[ins.c - 1];
@@ -873,8 +940,8 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
     }
     if (fbits == R[-1].bits() && ins.b == P->arity) [[likely]] {
       // A call of the running function itself: the arguments become the
-      // parameters (those written in place already are), and the body
-      // starts again in the same frame.
+      // parameters (those written in place already are), the rest of the
+      // frame is emptied, and the body starts again in the same frame.
       if (ins.x != (1u << ins.b) - 1) [[unlikely]]  // not every argument is in place
         for (uint32_t i = 0; i < ins.b; ++i)
           if (!((ins.x >> i) & 1)) R[i] = std::move(R[ins.a + 1 + i]);
@@ -915,7 +982,7 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
       R[-1] = std::move(R[ins.a]);
       for (uint32_t i = 0; i < n; ++i)
         if (!((ins.x >> i) & 1)) R[i] = std::move(R[ins.a + 1 + i]);
-      for (uint32_t i = n, end = std::max(P->nregs, uint32_t(ins.a) + 1 + n); i < end; ++i) R[i] = Value();
+      drop_regs(R, n, std::min<uint32_t>(pc->a, P->nregs));  // the arguments' registers: moved from
       ci->proto = P = callee;
       K = P->consts.data();
       pc = P->code.data() + P->entry_value;
@@ -950,6 +1017,7 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
     goto do_exec;
   }
   CASE(TAILCALLST) {
+    SAFE_POINT();
     const Value& fn = R[ins.a];
     if (is_humus(fn)) [[likely]] {
       const Proto* callee = &code_of(fn).proto;
@@ -967,7 +1035,7 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
       }
       R[-1] = std::move(R[ins.a]);
       for (uint32_t i = 0; i < n; ++i) R[i] = std::move(R[ins.a + 1 + i]);
-      for (uint32_t i = n, end = std::max(P->nregs, uint32_t(ins.a) + 1 + n); i < end; ++i) R[i] = Value();
+      drop_regs(R, n, std::min<uint32_t>(pc->a, P->nregs));  // the arguments' registers: moved from
       ci->kind = Kind::Stmt;
       ci->proto = P = callee;
       K = P->consts.data();
@@ -977,6 +1045,7 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
     slow_to(vm, ins.a, call_foreign(fn, R + ins.a + 1, ins.b, cx, LOC()));
     RELOAD();
     for (uint32_t i = 1; i <= ins.b; ++i) R[ins.a + i] = Value();
+    drops = kDropAll;
     goto do_tailexec;
   }
   CASE(BECOMEF) {
@@ -984,7 +1053,8 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
     if (is_humus(fn)) {
       const LambdaCode& code = code_of(fn);
       if (code.factory_for(ins.b) && code.factory_sources.size() <= rt::Effects::kPendingMax) {
-        if (!cx.self) runtime_error(LOC(), "BECOME can only be used inside an actor's behavior, not at top level");
+        if (!cx.self)
+          runtime_error(LOC(), "BECOME can only be used inside an actor's behavior, not at top level");
         rt::Effects& fx = cx.fx;
         if (fx.has_become()) runtime_error(LOC(), "a second BECOME in one message-event");
         code.capture_arguments(*fn.as<rt::Closure>(), R + ins.a + 1, fx.pending);
@@ -1000,37 +1070,53 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
   // ----------------------------------------------------------------- ends
   CASE(RET) {
     result.put_bits(R[ins.a].leak_bits());
-    goto do_return;
+    drop_regs(R, 0, std::min<uint32_t>(ins.b, P->nregs));
+    goto do_return_dropped;
   }
   CASE(RETK) {
     result = K[ins.b];
-    goto do_return;
+    drop_regs(R, 0, std::min<uint32_t>(ins.c, P->nregs));
+    goto do_return_dropped;
   }
-  CASE(END) { goto do_end; }
+  CASE(END) {
+    drop_regs(R, 0, std::min<uint32_t>(ins.b, P->nregs));
+    goto do_end_dropped;
+  }
   CASE(UNHANDLED) {
-    drop_frame(R, *ci);
+    drop_regs(R, 0, std::min<uint32_t>(ins.b, P->nregs));
+    drop_function(R, *ci);
     vm.calls.pop_back();
+    CHECK_EMPTY();
     return Outcome::Unhandled;  // only a behavior's code, always an entry frame
   }
   CASE(EXEC) { goto do_exec; }
-  CASE(TAILEXEC) { goto do_tailexec; }
+  CASE(TAILEXEC) {
+    drops = ins.b;
+    goto do_tailexec;
+  }
   CASE(BEHEXEC) {
     const Value& v = R[ins.a];
     if (v.is_undefined()) {
-      drop_frame(R, *ci);
+      drop_regs(R, 0, std::min<uint32_t>(ins.b, P->nregs));
+      drop_function(R, *ci);
       vm.calls.pop_back();
+      CHECK_EMPTY();
       return Outcome::Unhandled;
     }
     if (!v.is_block()) [[unlikely]]
       runtime_error(LOC(), "a behavior must give a block or ?, not " + describe(v, cx));
+    drops = ins.b;
     goto do_tailexec;
   }
+  CASE(DROPS) { std::abort(); }  // data after a tail call, never run
 
   // -------------------------------------------------------------- effects
   CASE(SEND) {
     const Value& target = R[ins.b];
-    if (!target.is_actor()) [[unlikely]]
-      runtime_error(LOC(), "SEND ... TO needs an actor, not " + describe(target, cx));
+    if (!target.is_actor()) [[unlikely]] {
+      cx.rt.drop_send(LOC(), target, R[ins.a], cx);
+      NEXT();
+    }
     cx.fx.send(target.as<rt::Actor>(), (ins.x & 1) ? std::move(R[ins.a]) : Value(R[ins.a]));
     NEXT();
   }
@@ -1038,8 +1124,10 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
     const Value& delay = R[ins.a];
     if (!delay.is_small() || delay.small_value() < 0) [[unlikely]]
       runtime_error(LOC(), "AFTER needs a delay in milliseconds (an integer >= 0), not " + describe(delay, cx));
-    if (!R[ins.c].is_actor()) [[unlikely]]
-      runtime_error(LOC(), "AFTER ... SEND ... TO needs an actor, not " + describe(R[ins.c], cx));
+    if (!R[ins.c].is_actor()) [[unlikely]] {
+      cx.rt.drop_send(LOC(), R[ins.c], R[ins.b], cx);
+      NEXT();
+    }
     cx.fx.delay(delay.small_value(), R[ins.c], R[ins.b]);
     NEXT();
   }
@@ -1060,35 +1148,41 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
   }
 
 #if !HUMUS_THREADED
-}  // switch
-}  // for
+    }  // switch
+  }    // for
 #endif
 
-// ------------------------------------------------ shared ends of frames
-do_return :  // a value frame ends with `result`
-             drop_frame(R, *ci);
-if (ci->entry) {
+  // ------------------------------------------------ shared ends of frames
+do_return:  // a value frame ends with `result`
+  drop_regs(R, 0, P->nregs);
+do_return_dropped:
+  drop_function(R, *ci);
+  if (ci->entry) {
+    vm.calls.pop_back();
+    CHECK_EMPTY();
+    return Outcome::Value;
+  }
+  (R - 1)->put_bits(result.leak_bits());  // the caller's R(a), where the callee was (now empty)
   vm.calls.pop_back();
-  return Outcome::Value;
-}
-(R - 1)->put_bits(result.leak_bits());  // the caller's R(a), where the callee was (now empty)
-vm.calls.pop_back();
-RELOAD();
-pc = ci->pc;
-NEXT();
+  RELOAD();
+  pc = ci->pc;
+  NEXT();
 
-do_end :  // statement code ends
-          drop_frame(R, *ci);
-if (ci->entry) {
+do_end:  // statement code ends
+  drop_regs(R, 0, P->nregs);
+do_end_dropped:
+  drop_function(R, *ci);
+  if (ci->entry) {
+    vm.calls.pop_back();
+    CHECK_EMPTY();
+    return Outcome::Done;
+  }
   vm.calls.pop_back();
-  return Outcome::Done;
-}
-vm.calls.pop_back();
-RELOAD();
-pc = ci->pc;
-NEXT();
+  RELOAD();
+  pc = ci->pc;
+  NEXT();
 
-do_exec :  // run R(a) as a statement, then go on here
+do_exec:  // run R(a) as a statement, then go on here
 {
   const Value& v = R[ins.a];
   if (v.is_block()) {
@@ -1098,13 +1192,13 @@ do_exec :  // run R(a) as a statement, then go on here
     NEXT();
   }
   if (!v.is_undefined()) [[unlikely]]
-    runtime_error((ins.x & 1) && ci->has_site ? ci->site : LOC(),
-                  "a statement must give a block or ?, not " + describe(v, cx));
+    ignored_value(v, cx, (ins.x & 1) && ci->has_site ? ci->site : LOC());
   NEXT();
 }
 
-do_tailexec :  // run R(a) as a statement in place of this frame
+do_tailexec:  // run R(a) as a statement in place of this frame
 {
+  SAFE_POINT();
   const Value& v = R[ins.a];
   if (v.is_block()) {
     const Proto* bp = &static_cast<const BlockCodeImpl*>(v.as<rt::BlockValue>()->code)->proto;
@@ -1115,7 +1209,7 @@ do_tailexec :  // run R(a) as a statement in place of this frame
       ci->f_borrowed = false;
     }
     R[-1] = std::move(R[ins.a]);
-    for (uint32_t i = 0; i < P->nregs; ++i) R[i] = Value();
+    drop_regs(R, 0, std::min<uint32_t>(drops, P->nregs));
     ci->kind = Kind::Stmt;
     ci->proto = P = bp;
     K = P->consts.data();
@@ -1123,15 +1217,16 @@ do_tailexec :  // run R(a) as a statement in place of this frame
     NEXT();
   }
   if (!v.is_undefined()) [[unlikely]]
-    runtime_error((ins.x & 1) && ci->has_site ? ci->site : LOC(),
-                  "a statement must give a block or ?, not " + describe(v, cx));
-  goto do_end;
+    ignored_value(v, cx, (ins.x & 1) && ci->has_site ? ci->site : LOC());
+  drop_regs(R, 0, std::min<uint32_t>(drops, P->nregs));
+  goto do_end_dropped;
 }
 
 #undef RELOAD
 #undef LOC
 #undef JUMP
 #undef INTACT
+#undef SAFE_POINT
 #undef NEXT
 #undef CASE
 #undef PUSH
@@ -1184,7 +1279,7 @@ void run_statement_value(Value v, const rt::SourceLoc& loc, rt::Context& cx) {
     enter(cx, p, p.entry_stmt, Kind::Stmt, v.object(), nullptr, 0, result, loc);
     return;
   }
-  if (!v.is_undefined()) runtime_error(loc, "a statement must give a block or ?, not " + describe(v, cx));
+  ignored_value(v, cx, loc);
 }
 
 Value run_top(const Proto& proto, uint32_t entry, rt::Context& cx) {

@@ -16,6 +16,7 @@
 
 #include "interpreter/engine/proto.hpp"
 #include "runtime/context.hpp"
+#include "runtime/print.hpp"
 
 namespace humus::interp {
 
@@ -25,8 +26,8 @@ namespace humus::interp {
 Value call_value(const Value& fn, Value* args, uint32_t n, rt::Context& cx, const rt::SourceLoc& loc);
 // The same for one argument that stays the caller's.
 Value apply_function(const Value& fn, const Value& arg, rt::Context& cx, const rt::SourceLoc& loc);
-// Runs `v` as a statement: a block value runs, ? does nothing, anything else
-// is an error reported at `loc`.
+// Runs `v` as a statement: a block value runs, anything else does nothing
+// (reported at `loc` with -W when it is not ?).
 void run_statement_value(Value v, const rt::SourceLoc& loc, rt::Context& cx);
 // Runs a top-level statement's code from `entry` (its value entry gives the
 // value of an expression statement; its statement entry gives nothing).

@@ -39,7 +39,16 @@ const char kHelp[] =
     "  :quit            leave (Ctrl-D too)\n"
     "\n"
     "Ctrl-C abandons the line being typed; on an empty line it stops the\n"
-    "actors' messages (they are dropped). Tab completes names.\n";
+    "actors' messages (they are dropped). Tab completes names.\n"
+    "\n"
+    "Rules worth knowing (docs/language.md):\n"
+    "  f(x) is a call; f (x), with a space, is f followed by (x).\n"
+    "  In a pattern a name binds: IF n = 0 ... always holds; IF $n = 0 compares.\n"
+    "  IF $x = 1 [ ... ] and the older IF $x = 1 : [ ... ] are the same.\n"
+    "  '#' and a space (or another '#') start a comment; #name is a symbol.\n"
+    "  Applying a non-function gives ?, a SEND to a non-actor is dropped, a\n"
+    "  statement whose value is not a block does nothing: humus -W (or\n"
+    "  :trace on) reports each with its place.\n";
 
 std::string history_path() {
   std::error_code ec;

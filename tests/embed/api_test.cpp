@@ -184,6 +184,26 @@ TEST_CASE("errors come back as diagnostics with file, line and column, not as ou
   CHECK(h.errors().empty());  // nothing was printed
 }
 
+TEST_CASE("ScriptMode::OneBlock runs a script the uFork way: dataflow order, one transaction") {
+  Host h;
+  // A forward reference to a later DEF works; the names stay the block's own.
+  humus::Result fwd =
+      h.rt.eval("SEND answer TO println\nDEF answer AS add(x, 2)\nDEF x AS 40", "fwd.hum", humus::ScriptMode::OneBlock);
+  CHECK(fwd.ok());
+  CHECK(h.output() == "42\n");
+  CHECK_FALSE(h.rt.global("answer").has_value());
+  // By default the same script stops at its first statement.
+  humus::Result in_order = h.rt.eval("SEND answer TO println\nDEF answer AS 1", "fwd.hum");
+  CHECK(in_order.status == humus::Result::Status::RuntimeError);
+  // THROW anywhere cancels every SEND of the script.
+  humus::Result thrown = h.rt.eval("SEND #never TO println\nTHROW #stop", "throw.hum", humus::ScriptMode::OneBlock);
+  CHECK(thrown.status == humus::Result::Status::RuntimeError);
+  CHECK(h.output() == "42\n");
+  // A name bound twice is an error before anything runs.
+  humus::Result twice = h.rt.eval("DEF y AS 1\nDEF y AS 2", "twice.hum", humus::ScriptMode::OneBlock);
+  CHECK(twice.status == humus::Result::Status::CompileError);
+}
+
 TEST_CASE("load_file runs a script; its errors name the file") {
   Host h;
   auto dir = std::filesystem::temp_directory_path() / ("humus_embed_" + std::to_string(::getpid()));
@@ -193,6 +213,8 @@ TEST_CASE("load_file runs a script; its errors name the file") {
   std::ofstream(bad) << "DEF x AS 1\nDEF y AS (\n";
   CHECK(h.rt.load_file(good).ok());
   CHECK(h.output() == "#loaded, 42\n");
+  CHECK(h.rt.load_file(good, humus::ScriptMode::OneBlock).ok());
+  CHECK(h.output() == "#loaded, 42\n#loaded, 42\n");
   humus::Result r = h.rt.load_file(bad);
   CHECK(r.status == humus::Result::Status::SyntaxError);
   CHECK(r.diagnostics.at(0).file == bad);
@@ -254,6 +276,96 @@ TEST_CASE("a native function is callable from scripts, with one or two arguments
   // Inside an actor, the failure is reported on the err sink.
   CHECK(h.rt.eval("CREATE f WITH \\x.[ SEND isqrt(x) TO println ]\nSEND #bad TO f").ok());
   CHECK(h.errors().find("runtime error in actor") != std::string::npos);
+}
+
+TEST_CASE("call applies a Humus function from C++ and gives its value") {
+  Host h;
+  REQUIRE(h.rt.eval("DEF fib(n) AS IF $less(n, 2) = TRUE n ELSE add(fib(sub(n, 1)), fib(sub(n, 2)))\n"
+                    "DEF swap(a, b) AS b, a\n"
+                    "DEF unit() AS #unit\n"
+                    "DEF only_zero(0) AS #zero\n"
+                    "DEF counter(n) AS \\m.[ BECOME counter(add(n, m)) ]")
+              .ok());
+  humus::Result r = h.rt.call("fib", 25);
+  REQUIRE(r.ok());
+  CHECK(r.diagnostics.empty());
+  CHECK(r.value.as_int() == 75025);
+  // f(a, b) is f applied to the pair (a, b); f() to NIL.
+  CHECK(h.rt.call("swap", 1, Value::symbol("x")).value.to_string() == "#x, 1");
+  CHECK(h.rt.call("unit").value == Value::symbol("unit"));
+  CHECK(h.rt.call("add", Value::integer("123456789012345678901234567890"), 1).value.as_decimal() ==
+        "123456789012345678901234567891");
+  // An argument the pattern does not match gives ?, as in Humus.
+  humus::Result mismatch = h.rt.call("only_zero", 1);
+  CHECK(mismatch.ok());
+  CHECK(mismatch.value.is_undefined());
+  // A function value, a native function and a behavior (whose value is a block).
+  Value fib = *h.rt.global("fib");
+  CHECK(h.rt.call(fib, 10).value.as_int() == 55);
+  Value twice = h.rt.function([](const Value& x) { return Value::integer(x.as_int() * 2); });
+  CHECK(h.rt.call(twice, 21).value.as_int() == 42);
+  Value behavior = h.rt.call("counter", 0).value;  // the behavior \m.[...]
+  CHECK(behavior.is_function());
+  CHECK(h.rt.call(behavior, 5).value.kind() == humus::Kind::Block);
+  const std::vector<Value> args{Value(3), Value(4)};
+  CHECK(h.rt.call_args("swap", args).value.to_string() == "4, 3");
+}
+
+TEST_CASE("call reports every failure as a Result, with the error's location") {
+  Host h;
+  REQUIRE(h.rt.eval("DEF first(p) AS LET (a, _) = $p IN a\n"
+                    "DEF deep(n) AS IF $n = 0 0 ELSE add(1, deep(sub(n, 1)))\n"
+                    "DEF answer AS 42",
+                    "f.hum")
+              .ok());
+  humus::Result unbound = h.rt.call("nowhere", 1);
+  CHECK(unbound.status == humus::Result::Status::RuntimeError);
+  CHECK(unbound.value.is_undefined());
+  CHECK(unbound.message() == "<call nowhere>: error: no global named 'nowhere'\n");
+
+  CHECK(h.rt.call("answer").message() == "<call answer>: error: not a function: 42\n");
+  CHECK(h.rt.call(Value::symbol("x")).message() == "<call>: error: not a function: #x\n");
+
+  humus::Result mismatch = h.rt.call("first", 7);  // LET (a, _) = $7 fails
+  CHECK(mismatch.status == humus::Result::Status::RuntimeError);
+  REQUIRE(mismatch.diagnostics.size() == 1);
+  CHECK(mismatch.diagnostics[0].file == "f.hum");
+  CHECK(mismatch.diagnostics[0].line == 1);
+  CHECK(mismatch.diagnostics[0].column > 0);
+  CHECK(mismatch.diagnostics[0].message.starts_with("runtime error: LET mismatch"));
+
+  h.rt.define_function("boom", [](const Value&) -> Value { throw std::runtime_error("no sensor"); });
+  humus::Result thrown = h.rt.call("boom", 1);
+  CHECK(thrown.status == humus::Result::Status::RuntimeError);
+  CHECK(thrown.message().find("<native boom> threw: no sensor") != std::string::npos);
+
+  humus::Result deep = h.rt.call("deep", 100000000);  // deeper than the VM allows
+  CHECK(deep.status == humus::Result::Status::RuntimeError);
+  CHECK(deep.message().find("recursion too deep") != std::string::npos);
+  CHECK(h.rt.call("deep", 1000).value.as_int() == 1000);  // and the runtime goes on
+
+  CHECK(h.errors().empty());  // nothing was printed
+  h.rt.shutdown();
+  CHECK_THROWS_AS(h.rt.call("deep", 1), humus::Error);  // a misuse, like every call after shutdown
+}
+
+TEST_CASE("calls from several host threads while actors run") {
+  Host h(2);
+  REQUIRE(h.rt.eval("DEF sum_to(n) AS IF $n = 0 0 ELSE add(n, sum_to(sub(n, 1)))\n"
+                    "CREATE echo WITH \\(cust, m).[ SEND m TO cust ]")
+              .ok());
+  std::atomic<int> right{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t)
+    threads.emplace_back([&, t] {
+      for (int i = 0; i < 50; ++i) {
+        int64_t n = t * 100 + i;
+        right += h.rt.call("sum_to", n).value.as_int() == n * (n + 1) / 2;
+        right += h.rt.ask(*h.rt.global("echo"), n).get().as_int() == n;
+      }
+    });
+  for (auto& th : threads) th.join();
+  CHECK(right.load() == 4 * 50 * 2);
 }
 
 TEST_CASE("a native actor receives messages, sends and becomes") {

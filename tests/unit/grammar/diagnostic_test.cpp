@@ -20,9 +20,15 @@ TEST_CASE("format_diagnostic: tabs are kept so the caret lines up") {
 }
 
 TEST_CASE("format_diagnostic: multi-byte characters take one column") {
+  // The location counts bytes (x is byte 8); the column shown counts characters (6).
   humus::ast::Source src{"u.hum", "\"λλ\" x"};
   CHECK(format_diagnostic(src, {1, 8}, "runtime error in actor @3", "bad") ==
-        "u.hum:1:8: runtime error in actor @3: bad\n\"λλ\" x\n     ^\n");
+        "u.hum:1:6: runtime error in actor @3: bad\n\"λλ\" x\n     ^\n");
+  CHECK(humus::parse::char_column(src.text, {1, 8}) == 6);
+  CHECK(humus::parse::char_column(src.text, {1, 1}) == 1);
+  CHECK(humus::parse::char_column(src.text, {1, 9}) == 7);   // at the end of the line
+  CHECK(humus::parse::char_column(src.text, {1, 11}) == 9);  // past it
+  CHECK(humus::parse::position_text("a\n€€b", {2, 7}) == "2:3");
 }
 
 TEST_CASE("format_diagnostic: at the end of the input and without a position") {

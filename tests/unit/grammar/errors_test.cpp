@@ -25,8 +25,14 @@ TEST_CASE("errors: unclosed brackets name where they were opened") {
   CHECK(error("[ (a ]") == "1:6: expected ')' to close the '(' opened at 1:3");
   CHECK(error("\\(a, b.x") == "1:7: expected ')' to close the '(' opened at 1:2");
   CHECK(error("LET f(x = 1") == "1:9: expected ')' to close the parameter list opened at 1:6");
-  CHECK(error("CASE x OF\n  1 : a\n") == "3:1: expected 'END' to close the CASE opened at 1:1 [incomplete]");
-  CHECK(error("[ CASE x OF 1 : a ]") == "1:19: expected 'END' to close the CASE opened at 1:3");
+  // a CASE without END is reported where the CASE began
+  CHECK(error("CASE x OF\n  1 : a\n") ==
+        "1:1: this CASE has no 'END' (expected at 3:1, found end of input) [incomplete]");
+  CHECK(error("[ CASE x OF 1 : a ]") == "1:3: this CASE has no 'END' (expected at 1:19, found ']')");
+  CHECK(error("DEF f(x) AS CASE x OF\n  1 : a\ng(2)\n") ==
+        "1:13: this CASE has no 'END' (expected at 3:1, found 'g', and a call cannot be a CASE pattern)");
+  CHECK(error("CASE x OF\n  1 : a\n  g(2) : b\nEND") ==
+        "3:3: a call cannot be used as a pattern: write '$g(...)' to match the value the call returns");
   CHECK(error("x # comment\n[ # comment\n") == "3:1: expected ']' to close the block opened at 2:1 [incomplete]");
 }
 
@@ -53,7 +59,9 @@ TEST_CASE("errors: missing keywords and punctuation") {
   CHECK(error("λx x") == "1:5: expected '.' after the parameter pattern of the function opened at 1:1");
   CHECK(error("\\.x") == "1:2: expected the function's parameter pattern after '\\'");
   CHECK(error("\\x.") == "1:4: expected an expression after '.' (the body of the function) [incomplete]");
-  CHECK(error("CASE x OF 1 a END") == "1:13: expected ':' after the pattern of an alternative of the CASE opened at 1:1");
+  CHECK(error("CASE x OF 1 a END") ==
+        "1:13: expected ':' after the pattern of an alternative of the CASE opened at 1:1 (or 'END', if the CASE ends "
+        "here)");
   CHECK(error("CASE x OF 1 : END") == "1:15: expected an expression after ':' in an alternative of the CASE opened at 1:1");
   CHECK(error("CASE x 1 : a END") == "1:8: expected 'OF' after the subject of the CASE opened at 1:1");
   CHECK(error("CASE OF END") == "1:6: expected an expression after 'CASE'");
@@ -79,8 +87,11 @@ TEST_CASE("errors: missing keywords and punctuation") {
 TEST_CASE("errors: patterns") {
   CHECK(error("LET x = add(1, 2)") == "1:9: a call cannot be used as a pattern: write '$add(...)' to match the value the call returns");
   CHECK(error("CASE m OF f(x) : 1 END") == "1:11: a call cannot be used as a pattern: write '$f(...)' to match the value the call returns");
-  CHECK(error("LET x = NOW") == "1:9: expected a pattern after '=' (to use the value of an expression, write '$' before it)");
-  CHECK(error("LET x = ") == "1:9: expected a pattern after '=' (to use the value of an expression, write '$' before it) [incomplete]");
+  CHECK(error("LET x = NOW") ==
+        "1:9: expected a pattern after '=' (to use the value of an expression, write '$' before it: $(...))");
+  CHECK(error("LET x = ") ==
+        "1:9: expected a pattern after '=' (to use the value of an expression, write '$' before it: $(...)) "
+        "[incomplete]");
 }
 
 TEST_CASE("errors: keywords used as names") {

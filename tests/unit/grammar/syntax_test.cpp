@@ -21,6 +21,10 @@ TEST_CASE("lexical: identifiers, keywords, comments, constants") {
   CHECK(parsed("SELF NOW ? TRUE FALSE NIL ()") == "SELF | NOW | ? | TRUE | FALSE | NIL | NIL");
   CHECK(parsed("#foo #bar' #END") == "#foo | #bar' | #END");
   CHECK(parsed("x # a comment\n#\ty\n# \n#") == "x");
+  // '##' starts a comment too, as in humus_js and uFork ("## heading", "##no space")
+  CHECK(parsed("## heading\nx ##tail\n###\ny") == "x | y");
+  CHECK(parsed("1 ##") == "1");
+  CHECK(parsed("## a heading\n#### ----\nx ##y\n") == "x");  // '#' then '#': a comment too
   CHECK(parsed("a#b") == "a | #b");
   CHECK(parsed("") == "");
   CHECK(parsed("  \t\r\n ") == "");

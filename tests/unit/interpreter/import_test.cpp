@@ -164,14 +164,14 @@ TEST_CASE("IMPORT in Humus code names modules, never other files (issue 20, repr
   d.write("lib/ok.hum", "DEF ok AS #ok\n");
   d.write("secret.txt", "PASSWORD=hunter2\n");
   d.write("lib/up.hum", "IMPORT \"../../secret.hum\"\n");
-  d.write("lib/sibling.hum", "IMPORT \"../other/friend.hum\"\nDEF sibling AS friend\n");
-  d.write("other/friend.hum", "DEF friend AS #friend\n");
+  d.write("lib/side.hum", "IMPORT \"../other/two.hum\"\n");
+  d.write("other/two.hum", "DEF two AS 2\n");
   d.write("secret.hum", "PASSWORD=hunter2\n");
   fs::create_symlink(d.path / "secret.txt", d.path / "lib" / "leak.hum");
   const std::string main = (d.path / "main.hum").string();
   const std::string why =
       "not a module: IMPORT takes a standard-library name (\"queue\") or a relative path to a .hum file in or "
-      "below the program's folder\n";
+      "below the script's folder\n";
   for (const std::string& name :
        std::vector<std::string>{"/proc/self/environ", (d.path / "secret.txt").string(),
                                 (d.path / "lib/ok.hum").string(), "../secret.hum", "lib/../../x.hum", "lib/leak.hum"}) {
@@ -180,13 +180,13 @@ TEST_CASE("IMPORT in Humus code names modules, never other files (issue 20, repr
     CHECK(r.err == main + ":1:1: runtime error: IMPORT \"" + name + "\": " + why);
     CHECK(r.err.find("hunter2") == std::string::npos);
   }
-  // Nor from a module below: the program's folder is the bound, for every
-  // module of the program; inside it, a module may reach a sibling folder.
+  // Nor from a module below: the script's folder is the bound, so a module
+  // may reach a sibling of its own folder but nothing outside the tree.
   auto up = run_in(d.path, "IMPORT \"lib/up.hum\"\n");
   CHECK(up.err == (d.path / "lib/up.hum").string() + ":1:1: runtime error: IMPORT \"../../secret.hum\": " + why);
-  auto sibling = run_in(d.path, "IMPORT \"lib/sibling.hum\"\nSEND sibling TO println\n");
-  CHECK(sibling.err == "");
-  CHECK(sibling.out == "#friend\n");
+  auto side = run_in(d.path, "IMPORT \"lib/side.hum\"\nSEND two TO println\n");
+  CHECK(side.out == "2\n");
+  CHECK(side.err == "");
   auto ok = run_in(d.path, "IMPORT \"lib/ok.hum\"\nSEND ok TO println\n");
   CHECK(ok.out == "#ok\n");
   CHECK(ok.err == "");

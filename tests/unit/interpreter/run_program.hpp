@@ -20,15 +20,17 @@ struct Run {
 };
 
 // Runs `code` as the script `name` (default "test.hum") to quiescence, on a
-// deep-stack thread like the humus command does; with the prelude if asked.
+// deep-stack thread like the humus command does; with the prelude if asked,
+// and a structured trace into `tracer` if given.
 inline Run run_program(const std::string& code, unsigned threads = 1, const std::string& name = "test.hum",
-                       bool prelude = false) {
+                       bool prelude = false, rt::TraceSink* tracer = nullptr) {
   Run r;
   std::mutex m;
   rt::run_on_big_stack([&] {
     rt::RuntimeOptions o;
     o.threads = threads;
     o.seed = 1;
+    o.tracer = tracer;
     o.out = [&](std::string_view s) {
       std::lock_guard lock(m);
       r.out += s;

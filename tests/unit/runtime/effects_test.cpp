@@ -29,7 +29,7 @@ std::vector<uint32_t> node_sizes(const Effects::Run& r) {
 }
 }  // namespace
 
-TEST_CASE("consecutive sends to one actor form one run, in SEND order") {
+TEST_CASE("the sends to one actor form one run, in SEND order, however they interleave") {
   auto* a = new Actor(1);
   auto* b = new Actor(2);
   Effects fx;
@@ -37,14 +37,14 @@ TEST_CASE("consecutive sends to one actor form one run, in SEND order") {
   fx.send(a, Value::small(2));
   fx.send(b, Value::small(3));
   fx.send(a, Value::small(4));
-  REQUIRE(fx.runs.size() == 3);
-  CHECK(fx.runs[0].target == a);
-  CHECK(chain_of(fx.runs[0]) == std::vector<int64_t>{1, 2});
-  CHECK(fx.runs[0].count == 2);
+  REQUIRE(fx.runs.size() == 2);
+  CHECK(fx.runs[0].target == a);  // in the order of each target's first send
+  CHECK(chain_of(fx.runs[0]) == std::vector<int64_t>{1, 2, 4});
+  CHECK(fx.runs[0].count == 3);
+  CHECK(fx.runs[1].target == b);
   CHECK(chain_of(fx.runs[1]) == std::vector<int64_t>{3});
-  CHECK(chain_of(fx.runs[2]) == std::vector<int64_t>{4});
-  // Each run holds its target: two runs to a, one to b, besides our own references.
-  CHECK(a->refs.load() == 3);
+  // Each run holds its target, besides our own references.
+  CHECK(a->refs.load() == 2);
   CHECK(b->refs.load() == 2);
   fx.clear();  // a failed event: the messages go, and the references with them
   CHECK(fx.runs.empty());
@@ -52,6 +52,36 @@ TEST_CASE("consecutive sends to one actor form one run, in SEND order") {
   CHECK(b->refs.load() == 1);
   a->release();
   b->release();
+}
+
+TEST_CASE("sends round many actors: each actor's run is found again, by scan and then by index") {
+  constexpr int kActors = 20, kRounds = 50;  // more actors than a scan covers
+  std::vector<Actor*> actors;
+  for (int i = 0; i < kActors; ++i) actors.push_back(new Actor(uint64_t(i + 1)));
+  Effects fx;
+  for (int round = 0; round < kRounds; ++round)
+    for (int i = 0; i < kActors; ++i) fx.send(actors[size_t(i)], Value::small(round * 100 + i));
+  REQUIRE(fx.runs.size() == size_t(kActors));
+  for (int i = 0; i < kActors; ++i) {
+    const auto& r = fx.runs[size_t(i)];
+    CHECK(r.target == actors[size_t(i)]);
+    CHECK(r.count == uint64_t(kRounds));
+    std::vector<int64_t> want;
+    for (int round = 0; round < kRounds; ++round) want.push_back(round * 100 + i);
+    CHECK(chain_of(r) == want);
+  }
+  fx.clear();
+  // A new event starts afresh: the index went with the runs.
+  fx.send(actors[5], Value::small(1));
+  fx.send(actors[3], Value::small(2));
+  fx.send(actors[5], Value::small(3));
+  REQUIRE(fx.runs.size() == 2);
+  CHECK(chain_of(fx.runs[0]) == std::vector<int64_t>{1, 3});
+  fx.clear();
+  for (Actor* a : actors) {
+    CHECK(a->refs.load() == 1);
+    a->release();
+  }
 }
 
 TEST_CASE("a long run is one message, then batches that double up to 256") {
@@ -123,15 +153,17 @@ TEST_CASE("a batch popped and put back is popped again first") {
 }
 
 TEST_CASE("clear() keeps a small effect buffer and gives back a huge one") {
+  // A run per actor: 20,000 actors make more runs than a buffer keeps.
   std::vector<Actor*> actors;
-  for (int i = 0; i < 2; ++i) actors.push_back(new Actor(i + 1));
+  for (int i = 0; i < 20'000; ++i) actors.push_back(new Actor(uint64_t(i + 1)));
   Effects fx;
-  for (int i = 0; i < 100; ++i) fx.send(actors[i % 2], Value::small(i));
+  for (int i = 0; i < 100; ++i) fx.send(actors[size_t(i)], Value::small(i));
   fx.clear();
   CHECK(fx.runs.empty());
   CHECK(fx.runs.capacity() >= 100);  // reused by the next event
 
-  for (int i = 0; i < 1'000'000; ++i) fx.send(actors[i % 2], Value::small(i));
+  for (int i = 0; i < 1'000'000; ++i) fx.send(actors[size_t(i) % actors.size()], Value::small(i));
+  CHECK(fx.runs.size() == actors.size());
   for (int i = 0; i < 100'000; ++i) fx.delayed.push_back({0, Value::small(i), Value::small(i)});
   fx.clear();
   CHECK(fx.runs.empty());

@@ -115,3 +115,15 @@ TEST_CASE("counting what was left out stops at a budget on values that share the
   const std::string s = to_string(v, PrintLimit{4, 0});
   CHECK(s.find("... (over 10000000 more)") != std::string::npos);
 }
+
+TEST_CASE("cutting text never splits a character") {
+  std::string t = "ab\xc3\xa9\xc3\xa9";  // "abéé": 'é' is two bytes
+  cut_text(t, 3);                        // byte 3 is inside the first 'é'
+  CHECK(t == "ab...");
+  std::string u = "ab\xc3\xa9\xc3\xa9";
+  cut_text(u, 4);
+  CHECK(u == "ab\xc3\xa9...");
+  std::string v = "short";
+  cut_text(v, 10);
+  CHECK(v == "short");
+}

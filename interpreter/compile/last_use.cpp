@@ -1,0 +1,71 @@
+// Last reads become moves (last_use.hpp).
+//
+// Liveness, backward over the finished code: a register is live before an
+// instruction if the instruction reads it, or if it is live after and the
+// instruction does not write it. Every jump goes forward (a backward one
+// makes the pass give up), so walking from the last instruction to the
+// first sees every successor before the instruction itself. A register an
+// instruction copies from that is not live after it is not read again: the
+// copy becomes a move (no count taken, none dropped later, and a pair
+// nobody else holds can be taken apart in place).
+#include "interpreter/compile/last_use.hpp"
+
+#include "interpreter/compile/reg_effects.hpp"
+
+namespace humus::interp {
+
+namespace {
+
+// Beyond this many bits of liveness (instructions x registers), a function
+// keeps its copies: the pass would cost more memory than it saves time.
+constexpr size_t kMaxBits = size_t(1) << 26;
+
+}  // namespace
+
+void plan_moves(Proto& p) {
+  const auto n = uint32_t(p.code.size());
+  if (size_t(n) * (p.nregs + 64) > kMaxBits) return;
+  RegEffects e;
+  for (uint32_t i = 0; i < n; ++i) {
+    reg_effects(p, i, e);
+    for (uint32_t j : e.jumps)
+      if (j <= i || j > n) return;
+  }
+  std::vector<RegSet> live(n + 1);  // live[i]: before instruction i
+  for (uint32_t i = n; i-- > 0;) {
+    reg_effects(p, i, e);
+    Instr& in = p.code[i];
+    const RegSet& next = live[i + 1];  // after it, on the way to the next instruction
+    auto last = [&](uint32_t r) { return e.falls_through && !next.has(r); };
+    switch (in.op) {
+      case Op::MOVE:
+        if (in.a != in.b && last(in.b)) in.x |= 1;
+        break;
+      case Op::PAIR:
+        if (in.b != in.c) {
+          if (in.b != in.a && last(in.b)) in.x |= 1;
+          if (in.c != in.a && last(in.c)) in.x |= 2;
+        }
+        break;
+      case Op::SEND:
+        if (in.a != in.b && last(in.a)) in.x |= 1;
+        break;
+      case Op::UNPAIR: case Op::UNPAIRJ:  // UNPAIRJ takes the pair apart only on the way on
+        if (last(in.a)) in.x |= 1;
+        break;
+      default:
+        break;
+    }
+    RegSet before;
+    if (e.falls_through) {
+      before = next;
+      for (uint32_t r : e.writes) before.remove(r);
+      for (uint32_t r : e.empties) before.remove(r);
+    }
+    for (uint32_t j : e.jumps) before.merge(live[j]);
+    for (uint32_t r : e.reads) before.add(r);
+    live[i] = std::move(before);
+  }
+}
+
+}  // namespace humus::interp

@@ -1,0 +1,11 @@
+// After a Proto is compiled: each copy out of a register that is not read
+// again (MOVE, PAIR, SEND, UNPAIR) becomes a move (its x flag, opcodes.hpp).
+#pragma once
+
+#include "interpreter/engine/proto.hpp"
+
+namespace humus::interp {
+
+void plan_moves(Proto& p);
+
+}  // namespace humus::interp

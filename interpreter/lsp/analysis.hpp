@@ -1,0 +1,48 @@
+// One look at a document, as the editor has it: its diagnostics (syntax and
+// compile errors exactly as `humus --check` gives them, IMPORTs that cannot
+// be found, names defined nowhere) and what each name in it refers to.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "grammar/ast.hpp"
+#include "interpreter/lsp/modules.hpp"
+#include "interpreter/lsp/outline.hpp"
+
+namespace humus::lsp {
+
+struct Diagnostic {
+  enum class Severity { Error = 1, Warning = 2 };  // LSP's numbers
+  ast::Loc loc;                                    // 1-based; line 0: no position (shown at the start)
+  uint32_t length = 0;                             // bytes from loc: 0 = the token there
+  Severity severity = Severity::Error;
+  std::string message;
+};
+
+struct Analysis {
+  ast::SourcePtr source;
+  bool parsed = false;
+  Outline outline;  // empty when the document does not parse
+  std::vector<Diagnostic> diagnostics;
+  // The prelude first, then every module imported, transitively.
+  std::vector<std::shared_ptr<const Module>> modules;
+  // The module each IMPORT of the document names (null when not found),
+  // parallel to outline.imports.
+  std::vector<std::shared_ptr<const Module>> imported;
+};
+
+// `folder` is where relative IMPORTs start ("" for a document with no file).
+Analysis analyze(ast::SourcePtr source, const std::string& folder, Modules& modules);
+
+// Where a global name is defined: the last definition in the document, else
+// in the modules (the last to load wins, as at run time). `module` is null
+// for the document itself.
+struct GlobalDefinition {
+  const Module* module = nullptr;
+  const Definition* definition = nullptr;
+};
+std::optional<GlobalDefinition> find_global(const Analysis& a, const std::string& name);
+
+}  // namespace humus::lsp

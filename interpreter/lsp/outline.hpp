@@ -1,0 +1,66 @@
+// What the language server knows of a parsed program: its top-level
+// statements, the names they define, every name written in it and what
+// that name refers to, and its IMPORTs. Built from the AST with the
+// compiler's own scope rules (compile/scopes.hpp).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "grammar/ast.hpp"
+
+namespace humus::lsp {
+
+struct Definition {
+  enum class Kind { Function, Value, Actor, Local };
+  std::string name;
+  ast::Loc loc;  // of the name where it is bound
+  Kind kind = Kind::Local;
+  int stmt = -1;  // the top-level statement that defines it (globals only)
+  bool global() const { return kind != Kind::Local; }
+};
+
+// A name as written in the source.
+struct Occurrence {
+  std::string name;
+  ast::Loc loc;
+  // The local definition it refers to (an index into Outline::definitions),
+  // or -1: a global, found by name when the program runs.
+  int definition = -1;
+  bool is_definition = false;  // the binding itself (a DEF's name, a parameter)
+};
+
+struct Import {
+  std::string module;          // as written: "fifo", "lib/util.hum"
+  ast::Loc loc;                // of the IMPORT statement
+  ast::Loc string_loc;         // of the module's string
+  uint32_t string_length = 0;  // in bytes, quotes included
+};
+
+struct Outline {
+  std::vector<ast::Loc> statements;     // where each top-level statement starts
+  std::vector<Definition> definitions;  // globals (top level) and locals, in source order
+  std::vector<Occurrence> occurrences;  // sorted by position
+  std::vector<Import> imports;
+
+  // The occurrence whose name covers the byte column on a line (1-based), if any.
+  const Occurrence* at(uint32_t line, uint32_t column) const;
+  // The global definition of `name` in this program (the last one, which wins).
+  const Definition* global(const std::string& name) const;
+};
+
+Outline make_outline(const ast::Program& program);
+
+// The source of a definition for a reader: the comment lines right above a
+// top-level definition and the statement itself (up to the next one, at most
+// `max_lines` lines), or the line of a local binding. Trailing blank lines
+// and comments are left out.
+struct DefinitionText {
+  std::string comment;  // without the '#' marks
+  std::string code;
+};
+DefinitionText definition_text(const ast::Source& source, const Outline& outline, const Definition& d,
+                               unsigned max_lines = 12);
+
+}  // namespace humus::lsp

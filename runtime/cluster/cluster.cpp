@@ -1,0 +1,423 @@
+#include "runtime/cluster/cluster.hpp"
+
+#include <unistd.h>
+
+#include <spdlog/spdlog.h>
+
+#include "runtime/cluster/cluster_actor.hpp"
+#include "runtime/cluster/codec.hpp"
+#include "runtime/cluster/jetstream_topics.hpp"
+#include "runtime/cluster/link.hpp"
+#include "runtime/cluster/memory_topics.hpp"
+#include "runtime/cluster/wire.hpp"
+#include "runtime/runtime.hpp"
+#include "runtime/symbols.hpp"
+#include "runtime/text.hpp"
+
+namespace humus::rt::cluster {
+
+namespace {
+
+std::string default_node_name(bool joined) {
+  if (!joined) return "local";
+  char host[256] = {0};
+  if (gethostname(host, sizeof host - 1) != 0) host[0] = 0;
+  return std::string(*host ? host : "node") + "-" + std::to_string(getpid());
+}
+
+}  // namespace
+
+Cluster::Cluster(Runtime& rt, const ClusterOptions& options) : rt_(rt), options_(options), names_(rt) {
+  const bool join = !options_.url.empty();
+  const NodeId self = random_node_id();
+  std::string name = options_.node.empty() ? default_node_name(join) : options_.node;
+  members_ = std::make_unique<Membership>(rt_, self, name, options_.name, options_.down_after_ms);
+  if (join) {
+    link_ =
+        std::make_unique<Link>(options_, "humus " + name,
+                               Link::Events{[this] { members_->disconnected(); }, [this] { members_->reconnected(); }});
+    auto js = std::make_unique<JetStreamTopics>(rt_, counters_, options_, *link_, self);
+    JetStreamTopics& store = *js;
+    topics_ = std::move(js);
+    registry_ = std::make_unique<Registry>(rt_, *members_, *topics_);
+    store.attach(*registry_);
+  } else {
+    topics_ = std::make_unique<MemoryTopics>(rt_, counters_, options_);
+    registry_ = std::make_unique<Registry>(rt_, *members_, *topics_);
+  }
+  wire::put_header(messages_header_, wire::Kind::Messages, self);
+  define_cluster_actor(rt_, *this);
+  if (!join) return;
+
+  broadcast_subject_ = options_.name + ".ctl";
+  link_->subscribe(members_->self()->subject, [this](const char* d, size_t n) { on_inbox(d, n); });
+  link_->subscribe(broadcast_subject_, [this](const char* d, size_t n) { on_broadcast(d, n); });
+  rt_.hold();  // a joined node lives until it leaves
+  held_ = true;
+  heartbeat_ = std::thread([this] { heartbeat_main(); });
+  spdlog::info("cluster: node {} ({}) joined {} at {}", name, node_hex(self), options_.name, redact_urls(options_.url));
+}
+
+Cluster::~Cluster() { stop(); }
+
+void Cluster::stop() {
+  {
+    std::lock_guard lock(mutex_);
+    if (stopped_) return;
+    stopped_ = true;
+  }
+  wake_.notify_all();
+  if (heartbeat_.joinable()) heartbeat_.join();
+  topics_->stop();
+  if (link_) link_->close();  // no callback runs after this
+  bool held;
+  {
+    std::lock_guard lock(mutex_);
+    held = held_;
+    held_ = false;
+  }
+  if (held) rt_.release_hold();
+  members_->clear();
+  names_.clear();
+  registry_->clear();
+  topics_->clear();
+}
+
+void Cluster::leave() {
+  bool held;
+  {
+    std::lock_guard lock(mutex_);
+    if (left_ || stopped_) return;
+    left_ = true;
+    held = held_;
+    held_ = false;
+  }
+  wake_.notify_all();  // no more heartbeats
+  topics_->quiesce();
+  if (link_) {
+    std::string bye;
+    wire::put_header(bye, wire::Kind::Bye, members_->self()->id);
+    broadcast(bye);
+    spdlog::info("cluster: node {} left", node_name());
+  }
+  if (held) rt_.release_hold();  // the program ends once it is idle
+}
+
+// ------------------------------------------------------------ the cluster actor's requests
+
+void Cluster::publish(const std::string& name, const Value& actor) {
+  const uint64_t stamp = publication_stamp();
+  const NodeId self = members_->self()->id;
+  names_.learn(name, {actor, stamp, self});
+  if (!link_) return;
+  std::string bytes;
+  wire::put_publish(bytes, self, name, stamp);
+  encode_value(bytes, actor, *registry_);  // an actor always encodes
+  broadcast(bytes);
+}
+
+Value Cluster::lookup(const std::string& name, const Value& cust) { return names_.lookup(name, cust); }
+
+void Cluster::monitor(const Value& cust, const Value& actor) {
+  // Local actors and topics live as long as this node: nothing to watch.
+  if (const std::shared_ptr<Node>* node = Registry::node_of(*actor.as<Actor>())) members_->monitor(*node, cust, actor);
+}
+
+Value Cluster::topic(const std::string& name) {
+  Topic& t = topics_->topic(name);
+  try {
+    topics_->prepare(t);
+  } catch (const ClusterError& e) {
+    runtime_error({}, e.what());
+  }
+  return t.actor;
+}
+
+// ------------------------------------------------------------------ commit
+
+Outbox& Cluster::outbox(Context& cx) {
+  if (!cx.remote) cx.remote = std::make_unique<Outbox>();
+  return static_cast<Outbox&>(*cx.remote);
+}
+
+void Cluster::stage_message(Outbox& out, Actor& target, const Value& message, uint64_t& dropped) {
+  const ClusterCode& code = ClusterCode::of(target);
+  if (code.kind == ClusterCode::Kind::Topic) {
+    Topic& topic = static_cast<const TopicCode&>(code).topic;
+    // (#subscribe, group, actor): a subscription, not a value.
+    static const uint32_t subscribe = intern_symbol("subscribe");
+    if (message.is_pair() && head(message).is_symbol() && head(message).symbol_id() == subscribe &&
+        tail(message).is_pair() && tail(tail(message)).is_actor()) {
+      if (auto group = name_text(head(tail(message)))) {
+        out.subscriptions.push_back({&topic, *group, tail(tail(message))});
+        return;
+      }
+    }
+    Append a{&topic, Value(), std::string()};
+    if (link_) {
+      encode_value(a.bytes, message, *registry_);
+    } else {
+      CheckingBook check;  // the same values cross as with a broker
+      out.scratch.clear();
+      encode_value(out.scratch, message, check);
+      a.value = message;
+    }
+    out.appends.push_back(std::move(a));
+    return;
+  }
+  const auto& remote = static_cast<const RemoteCode&>(code);
+  if (remote.node->is_down()) {
+    ++dropped;
+    return;
+  }
+  out.scratch.clear();
+  encode_token(out.scratch, remote.address.token);
+  encode_value(out.scratch, message, *registry_);
+  if (link_ && int64_t(out.scratch.size() + messages_header_.size()) > link_->max_payload())
+    throw EncodeError{"a message of " + std::to_string(out.scratch.size()) + " bytes is more than the broker takes (" +
+                      std::to_string(link_->max_payload()) + ")"};
+  out.add(out.to(remote.node), messages_header_);
+}
+
+void Cluster::stage(Context& cx) {
+  Effects& fx = cx.fx;
+  Outbox& out = outbox(cx);
+  uint64_t dropped = 0;
+  if (fx.foreign) {
+    out.mark();
+    try {
+      for (const auto& r : fx.runs) {
+        if (!r.target->foreign()) continue;
+        for (Message* m = r.first; m; m = m->next.load(std::memory_order_relaxed)) {
+          if (!m->is_batch()) {
+            stage_message(out, *r.target, m->payload, dropped);
+            continue;
+          }
+          auto* b = static_cast<Batch*>(m);
+          for (uint32_t i = b->taken; i < b->count; ++i) stage_message(out, *r.target, b->items()[i], dropped);
+        }
+      }
+    } catch (const EncodeError& e) {
+      out.undo();
+      // Reported where the sending behavior is (the SEND's own place is not known at commit).
+      SourceLoc at;
+      if (cx.self && cx.self->behavior.is(ObjKind::Closure)) at = cx.self->behavior.as<Closure>()->code->loc;
+      runtime_error(at, "cannot send: " + e.message);
+    } catch (...) {
+      out.undo();
+      throw;
+    }
+    // The foreign runs are the outbox's now: out of the event's effects.
+    size_t kept = 0;
+    for (auto& r : fx.runs) {
+      if (!r.target->foreign()) {
+        fx.runs[kept++] = r;
+        continue;
+      }
+      for (Message* m = r.first; m;) {
+        Message* next = m->next.load(std::memory_order_relaxed);
+        free_message(m);
+        m = next;
+      }
+      r.target->release();
+    }
+    fx.runs.resize(kept);
+    fx.foreign = false;
+  }
+  if (dropped) {
+    Counters::add(counters_.dropped, dropped);
+    spdlog::debug("cluster: dropped {} messages to actors of nodes that are down", dropped);
+  }
+  for (const auto& t : out.nodes)
+    if (t.count) cx.must_flush = true;
+}
+
+void Cluster::release(Context& cx) {
+  Outbox& out = outbox(cx);
+  for (const auto& s : out.subscriptions) {
+    try {
+      topics_->prepare(*s.topic);
+      topics_->subscribe(s);
+    } catch (const ClusterError& e) {
+      spdlog::error("cluster: subscribing to topic {}: {}", s.topic->name, e.what());
+    }
+  }
+  out.subscriptions.clear();
+  if (cx.delivery && cx.delivery->ticket)
+    topics_->settle(std::move(cx.delivery->ticket), out.appends);
+  else if (!out.appends.empty())
+    topics_->append(out.appends);
+  out.appends.clear();
+}
+
+void Cluster::abandon(Context& cx) {
+  if (cx.delivery && cx.delivery->ticket) topics_->abandon(std::move(cx.delivery->ticket));
+}
+
+void Cluster::flush(Context& cx) {
+  cx.must_flush = false;
+  if (!cx.remote) return;
+  Outbox& out = static_cast<Outbox&>(*cx.remote);
+  for (auto& t : out.nodes) {
+    if (!t.count) continue;
+    if (t.node->is_down() || !link_) {
+      Counters::add(counters_.dropped, t.count);
+    } else {
+      for (const auto& chunk : t.chunks)
+        if (!link_->publish(t.node->subject, chunk.data(), chunk.size())) Counters::add(counters_.lost);
+      Counters::add(counters_.sent, t.count);
+    }
+    t.chunks.clear();
+    t.count = 0;
+  }
+}
+
+// ------------------------------------------------------------------ incoming
+
+void Cluster::reject(const std::string& why) {
+  uint64_t n = counters_.rejected.fetch_add(1, std::memory_order_relaxed);
+  // Logged, but a flood of bad input must not become a flood of log lines.
+  if (n < 10 || n % 1000 == 0) spdlog::warn("cluster: rejected input from the wire: {} ({} so far)", why, n + 1);
+}
+
+void Cluster::broadcast(const std::string& bytes) {
+  if (link_) link_->publish(broadcast_subject_, bytes.data(), bytes.size());
+}
+
+void Cluster::on_broadcast(const char* data, size_t len) {
+  size_t off = 0;
+  wire::Header h;
+  std::string error;
+  if (!wire::read_header(data, len, off, h, error)) return reject(error);
+  if (h.from == members_->self()->id) return;
+  switch (h.kind) {
+    case wire::Kind::Heartbeat:
+      return heard_from(h.from, h.name);
+    case wire::Kind::Bye:
+      if (members_->mark_down(h.from)) node_down(h.from);
+      return;
+    case wire::Kind::Publish: {
+      members_->node(h.from);
+      Value actor = decode_value(data, len, off, *registry_, error);
+      if (actor.empty() || !actor.is_actor()) return reject(error.empty() ? "a publication of a non-actor" : error);
+      names_.learn(h.name, {std::move(actor), h.stamp, h.from});
+      return;
+    }
+    default:
+      return reject("a message meant for one node, broadcast");
+  }
+}
+
+void Cluster::on_inbox(const char* data, size_t len) {
+  size_t off = 0;
+  wire::Header h;
+  std::string error;
+  if (!wire::read_header(data, len, off, h, error)) return reject(error);
+  switch (h.kind) {
+    case wire::Kind::Messages:
+      return receive_messages(data, len, off);
+    case wire::Kind::Heartbeat:
+      return heard_from(h.from, h.name);
+    case wire::Kind::Names:
+      return receive_names(data, len, off, h.from);
+    default:
+      return reject("a broadcast sent to one node");
+  }
+}
+
+void Cluster::receive_messages(const char* data, size_t len, size_t off) {
+  // Consecutive messages to one actor go into its mailbox as one chain, in
+  // batches, as an event's sends do (Effects); this thread's buffer is reused.
+  thread_local Effects fx;
+  std::string error;
+  Value target;
+  Token last_token;
+  while (off < len) {
+    Token token;
+    if (!decode_token(data, len, off, token, error)) {
+      reject(error);
+      break;
+    }
+    Value v = decode_value(data, len, off, *registry_, error);
+    if (v.empty()) {
+      reject(error);
+      break;  // the rest cannot be found any more
+    }
+    if (target.empty() || !(token == last_token)) {
+      target = registry_->exported(token);
+      last_token = token;
+    }
+    if (target.empty()) {
+      reject("a message to an unknown actor");
+      continue;
+    }
+    fx.send(target.as<Actor>(), std::move(v));
+  }
+  uint64_t count = 0;
+  for (auto& r : fx.runs) {
+    rt_.send_chain(r.target, r.first, r.last, r.count);
+    count += r.count;
+    r.first = nullptr;  // the mailbox has them; clear() releases the target
+  }
+  fx.clear();
+  Counters::add(counters_.received, count);
+}
+
+void Cluster::receive_names(const char* data, size_t len, size_t off, NodeId from) {
+  members_->node(from);
+  std::string error, name;
+  while (off < len) {
+    uint64_t stamp = 0;
+    if (!wire::read_name_entry(data, len, off, name, stamp, error)) return reject(error);
+    Value actor = decode_value(data, len, off, *registry_, error);
+    if (actor.empty() || !actor.is_actor()) return reject(error.empty() ? "a name for a non-actor" : error);
+    names_.learn(name, {std::move(actor), stamp, from});
+  }
+}
+
+void Cluster::heard_from(NodeId id, const std::string& name) {
+  if (members_->heard(id, name)) {
+    spdlog::info("cluster: node {} ({}) is up", name, node_hex(id));
+    introduce(id);
+  }
+}
+
+// A node we had not heard of: tell it who we are and the names we hold.
+void Cluster::introduce(NodeId to) {
+  const NodeId self = members_->self()->id;
+  const std::string subject = members_->inbox(to);
+  std::string hb;
+  wire::put_heartbeat(hb, self, node_name(), false);
+  link_->publish(subject, hb.data(), hb.size());
+  auto held = names_.held_by(self);
+  if (held.empty()) return;
+  std::string names;
+  wire::put_header(names, wire::Kind::Names, self);
+  for (const auto& [name, e] : held) {
+    wire::put_name_entry(names, name, e.stamp);
+    encode_value(names, e.actor, *registry_);
+  }
+  link_->publish(subject, names.data(), names.size());
+}
+
+void Cluster::node_down(NodeId id) {
+  spdlog::info("cluster: node {} is down", node_hex(id));
+  names_.forget(id);
+}
+
+void Cluster::heartbeat_main() {
+  bool first = true;
+  std::unique_lock lock(mutex_);
+  while (!stopped_ && !left_) {
+    lock.unlock();
+    std::string hb;
+    wire::put_heartbeat(hb, members_->self()->id, node_name(), first);
+    broadcast(hb);
+    first = false;
+    for (NodeId id : members_->expire(Membership::Clock::now())) node_down(id);
+    lock.lock();
+    wake_.wait_for(lock, std::chrono::milliseconds(options_.heartbeat_ms), [this] { return stopped_ || left_; });
+  }
+}
+
+}  // namespace humus::rt::cluster

@@ -1,0 +1,108 @@
+// The cluster: this node's part in a world of Humus processes, and the
+// global actor `cluster` through which programs see it (docs/distribution.md).
+//
+// Without a URL the cluster is this process alone: names and monitors work
+// locally, topics live in memory (memory_topics.hpp), nothing leaves the
+// process. With one (--cluster nats://...) the node joins through NATS:
+//
+//   <name>.ctl            broadcast: heartbeats, goodbyes, publications
+//   <name>.node.<id>      this node's inbox: messages to its actors, and
+//                         introductions from the others
+//   JetStream streams     topics (jetstream_topics.hpp)
+//
+// Messages to remote actors leave at commit (stage, then release: see
+// runtime/foreign.hpp) and go out at the end of the sending actor's turn,
+// batched per destination node (outbox.hpp). A joined node keeps the
+// program alive until it leaves (`SEND #leave TO cluster`, or a signal).
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "runtime/cluster/cluster_options.hpp"
+#include "runtime/cluster/counters.hpp"
+#include "runtime/cluster/membership.hpp"
+#include "runtime/cluster/names.hpp"
+#include "runtime/cluster/outbox.hpp"
+#include "runtime/cluster/registry.hpp"
+#include "runtime/cluster/topics.hpp"
+#include "runtime/foreign.hpp"
+
+namespace humus::rt {
+class Runtime;
+}
+
+namespace humus::rt::cluster {
+
+class Link;
+
+class Cluster final : public Distribution {
+ public:
+  // Defines the global `cluster`; joins when options.url is set (throws
+  // ClusterError when it cannot).
+  Cluster(Runtime& rt, const ClusterOptions& options);
+  ~Cluster() override;
+  Cluster(const Cluster&) = delete;
+  Cluster& operator=(const Cluster&) = delete;
+
+  // Stops the threads and the connection and forgets every actor; for the
+  // runtime's stop. Idempotent.
+  void stop();
+  // Leaves the cluster: says goodbye and stops keeping the program alive.
+  void leave();
+  ClusterStats stats() const { return counters_.snapshot(); }
+  bool joined() const { return link_ != nullptr; }
+  const std::string& node_name() const { return members_->self()->name; }
+
+  // What the `cluster` actor asks for (cluster_actor.cpp), from its events.
+  void publish(const std::string& name, const Value& actor);
+  Value lookup(const std::string& name, const Value& cust);  // empty: answered later
+  void monitor(const Value& cust, const Value& actor);
+  std::vector<std::string> nodes() const { return members_->live_names(); }
+  Value topic(const std::string& name);  // throws EventError when its stream cannot be made
+
+  // Distribution (runtime/foreign.hpp).
+  void stage(Context& cx) override;
+  void release(Context& cx) override;
+  void abandon(Context& cx) override;
+  void flush(Context& cx) override;
+
+ private:
+  Outbox& outbox(Context& cx);
+  void stage_message(Outbox& out, Actor& target, const Value& message, uint64_t& dropped);
+  void on_broadcast(const char* data, size_t len);
+  void on_inbox(const char* data, size_t len);
+  void receive_messages(const char* data, size_t len, size_t off);
+  void receive_names(const char* data, size_t len, size_t off, NodeId from);
+  void heard_from(NodeId id, const std::string& name);
+  void introduce(NodeId to);
+  void node_down(NodeId id);
+  void heartbeat_main();
+  void reject(const std::string& why);
+  void broadcast(const std::string& bytes);
+
+  Runtime& rt_;
+  const ClusterOptions options_;
+  Counters counters_;
+  std::unique_ptr<Membership> members_;
+  std::unique_ptr<TopicStore> topics_;
+  std::unique_ptr<Registry> registry_;
+  Names names_;
+  std::unique_ptr<Link> link_;  // null: this process alone
+  std::string broadcast_subject_;
+  std::string messages_header_;  // starts every chunk of messages from this node
+
+  std::thread heartbeat_;
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  bool stopped_ = false;
+  bool left_ = false;
+  bool held_ = false;  // the program is kept alive while joined
+};
+
+}  // namespace humus::rt::cluster

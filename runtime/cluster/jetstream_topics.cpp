@@ -1,0 +1,607 @@
+#include "runtime/cluster/jetstream_topics.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <cctype>
+#include <chrono>
+#include <condition_variable>
+#include <deque>
+#include <map>
+#include <mutex>
+#include <set>
+#include <thread>
+#include <unordered_map>
+
+#include "runtime/runtime.hpp"
+
+namespace humus::rt::cluster {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Deliveries a node takes from a group per member present here.
+constexpr size_t kWindowPerMember = 4;
+constexpr int kMaxPublishAttempts = 10;
+constexpr int64_t kPublishWaitMs = 5000;
+
+// Stream, consumer and subject names allow [A-Za-z0-9_-]: anything else
+// (and '_' itself) becomes _XX, so distinct names stay distinct.
+std::string escape(std::string_view s) {
+  static const char* hex = "0123456789ABCDEF";
+  std::string out;
+  for (unsigned char c : s) {
+    if (std::isalnum(c) || c == '-') {
+      out += char(c);
+    } else {
+      out += '_';
+      out += hex[c >> 4];
+      out += hex[c & 15];
+    }
+  }
+  return out;
+}
+
+std::string js_error(natsStatus s, jsErrCode code) {
+  std::string text = natsStatus_GetText(s);
+  natsStatus ignored;
+  if (const char* last = nats_GetLastError(&ignored); last && *last) text += std::string(": ") + last;
+  if (code) text += " (JetStream error " + std::to_string(int(code)) + ")";
+  return text;
+}
+
+}  // namespace
+
+// ------------------------------------------------------------------ state
+
+struct Feed;
+
+// A delivery being settled: the input is acknowledged once its outputs are stored.
+struct Commit {
+  natsMsg* input = nullptr;
+  std::shared_ptr<Feed> feed;
+  size_t outstanding = 0;
+  bool failed = false;
+};
+
+// One asynchronous publish waiting for the broker's confirmation.
+struct Publication {
+  std::string subject;
+  std::string bytes;
+  std::string id;  // de-duplication id: publishing it again is harmless
+  int attempts = 0;
+  std::shared_ptr<Commit> commit;  // null for an append outside a delivery
+};
+
+// The fetcher of one group of one topic on this node, and its members here.
+struct Feed {
+  Topic* topic = nullptr;
+  std::string group;
+  natsSubscription* sub = nullptr;
+  std::mutex mutex;
+  std::condition_variable cv;
+  std::vector<Value> members;
+  size_t turn = 0;
+  size_t in_flight = 0;
+  bool stopped = false;
+  std::thread thread;
+
+  // A delivery is settled (or given up): its slot is free again.
+  void done() {
+    {
+      std::lock_guard lock(mutex);
+      if (in_flight) --in_flight;
+    }
+    cv.notify_one();
+  }
+};
+
+struct JetStreamTopics::State {
+  State(Runtime& r, Counters& c, const ClusterOptions& o, Link& l, NodeId n)
+      : rt(r), counters(c), options(o), link(l), self(n) {}
+  Runtime& rt;
+  Counters& counters;
+  const ClusterOptions options;
+  Link& link;
+  const NodeId self;
+  jsCtx* js = nullptr;
+  AddressBook* book = nullptr;
+
+  std::mutex mutex;
+  bool stopped = false;
+  std::set<const Topic*> prepared;
+  std::map<std::pair<const Topic*, std::string>, std::shared_ptr<Feed>> feeds;
+  std::unordered_map<std::string, Publication> pending;  // by id
+  std::deque<std::pair<Clock::time_point, Publication>> retries;
+  std::condition_variable retry_cv;
+  std::thread retrier;
+  std::atomic<uint64_t> next_id{0};
+
+  std::string stream(const Topic& t) const { return escape(options.name) + "_" + escape(t.name); }
+  std::string subject(const Topic& t) const { return options.name + ".topic." + escape(t.name); }
+
+  void prepare(const Topic& t);
+  void publish(Publication p);
+  void finish(Publication& p, bool ok);
+  void settle_input(Commit& c);
+  void retry_main();
+  void feed_main(const std::shared_ptr<Feed>& feed);
+  void take(const std::shared_ptr<Feed>& feed, natsMsg* msg);
+  void dead_letter(const std::shared_ptr<Feed>& feed, natsMsg* msg, uint64_t seq, const std::string& why);
+  static void on_ack(jsCtx*, natsMsg* msg, jsPubAck* pa, jsPubAckErr* pae, void* closure);
+};
+
+namespace {
+
+struct JsTicket final : DeliveryTicket {
+  std::shared_ptr<Feed> feed;
+  natsMsg* msg = nullptr;
+  uint64_t seq = 0;
+  uint64_t delivered = 0;
+  // Dropped unsettled (the runtime is stopping): nothing is acknowledged;
+  // JetStream delivers it again after ack_wait.
+  ~JsTicket() override {
+    if (!msg) return;
+    natsMsg_Destroy(msg);
+    feed->done();
+  }
+  natsMsg* take() {
+    natsMsg* m = msg;
+    msg = nullptr;
+    return m;
+  }
+};
+
+}  // namespace
+
+void JetStreamTopics::State::prepare(const Topic& t) {
+  {
+    std::lock_guard lock(mutex);
+    if (prepared.count(&t)) return;
+  }
+  const std::string name = stream(t), subj = subject(t);
+  const char* subjects[] = {subj.c_str()};
+  jsStreamConfig cfg;
+  jsStreamConfig_Init(&cfg);
+  cfg.Name = name.c_str();
+  cfg.Subjects = subjects;
+  cfg.SubjectsLen = 1;
+  cfg.Storage = js_FileStorage;
+  cfg.Retention = js_LimitsPolicy;  // every group sees every value
+  jsStreamInfo* si = nullptr;
+  jsErrCode code = jsErrCode(0);
+  natsStatus s = js_AddStream(&si, js, &cfg, nullptr, &code);
+  if (si) jsStreamInfo_Destroy(si);
+  if (s != NATS_OK && code != JSStreamNameExistErr)
+    throw ClusterError("cannot make the stream of topic " + t.name + ": " + js_error(s, code));
+  std::lock_guard lock(mutex);
+  prepared.insert(&t);
+}
+
+void JetStreamTopics::State::publish(Publication p) {
+  natsMsg* m = nullptr;
+  natsStatus s = natsMsg_Create(&m, p.subject.c_str(), nullptr, p.bytes.data(), int(p.bytes.size()));
+  jsPubOptions o;
+  jsPubOptions_Init(&o);
+  o.MsgId = p.id.c_str();
+  o.MaxWait = kPublishWaitMs;  // no answer in time: the handler hears of it, and we retry
+  const std::string id = p.id;
+  {
+    std::lock_guard lock(mutex);
+    if (stopped) {
+      if (m) natsMsg_Destroy(m);
+      Counters::add(counters.lost);
+      return;
+    }
+    rt.hold();  // the program is not done while a value is not stored
+    ++p.attempts;
+    pending.insert_or_assign(id, std::move(p));
+  }
+  if (s == NATS_OK) s = js_PublishMsgAsync(js, &m, &o);
+  if (s == NATS_OK) return;
+  if (m) natsMsg_Destroy(m);
+  // Not even sent (the connection is down and its buffer full): as a failure.
+  std::unique_lock lock(mutex);
+  auto it = pending.find(id);
+  if (it == pending.end()) return;
+  Publication again = std::move(it->second);
+  pending.erase(it);
+  lock.unlock();
+  finish(again, false);
+}
+
+void JetStreamTopics::State::on_ack(jsCtx*, natsMsg* msg, jsPubAck*, jsPubAckErr* pae, void* closure) {
+  auto* st = static_cast<State*>(closure);
+  const char* id = nullptr;
+  if (natsMsgHeader_Get(msg, "Nats-Msg-Id", &id) != NATS_OK || !id) return;
+  std::unique_lock lock(st->mutex);
+  auto it = st->pending.find(id);
+  if (it == st->pending.end()) return;  // an earlier attempt's late answer
+  Publication p = std::move(it->second);
+  st->pending.erase(it);
+  lock.unlock();
+  if (pae)
+    spdlog::debug("cluster: publish {} not confirmed: {}", p.id,
+                  pae->ErrText ? pae->ErrText : natsStatus_GetText(pae->Err));
+  st->finish(p, pae == nullptr);
+}
+
+// One attempt of `p` ended (its hold is released here).
+void JetStreamTopics::State::finish(Publication& p, bool ok) {
+  if (!ok && p.attempts < kMaxPublishAttempts) {
+    std::lock_guard lock(mutex);
+    if (!stopped) {
+      rt.hold();  // still owed
+      auto due = Clock::now() + std::chrono::milliseconds(100 << std::min(p.attempts, 5));
+      retries.emplace_back(due, std::move(p));
+      retry_cv.notify_one();
+      rt.release_hold();
+      return;
+    }
+  }
+  if (!ok) {
+    Counters::add(counters.lost);
+    spdlog::error("cluster: a value for {} was not stored after {} attempts", p.subject, p.attempts);
+  }
+  if (p.commit) {
+    Commit& c = *p.commit;
+    bool last;
+    {
+      std::lock_guard lock(mutex);
+      c.failed |= !ok;
+      last = --c.outstanding == 0;
+    }
+    if (last) settle_input(c);
+  }
+  rt.release_hold();
+}
+
+// Every output of the delivery is stored (or one never will be).
+void JetStreamTopics::State::settle_input(Commit& c) {
+  if (!c.failed) {
+    natsMsg_Ack(c.input, nullptr);
+  } else {
+    natsMsg_NakWithDelay(c.input, options.retry_delay_ms, nullptr);
+    Counters::add(counters.redelivered);
+  }
+  natsMsg_Destroy(c.input);
+  c.input = nullptr;
+  c.feed->done();
+}
+
+void JetStreamTopics::State::retry_main() {
+  std::unique_lock lock(mutex);
+  while (!stopped) {
+    if (retries.empty()) {
+      retry_cv.wait(lock);
+      continue;
+    }
+    auto due = retries.front().first;
+    if (Clock::now() < due) {
+      retry_cv.wait_until(lock, due);
+      continue;
+    }
+    Publication p = std::move(retries.front().second);
+    retries.pop_front();
+    lock.unlock();
+    publish(std::move(p));
+    rt.release_hold();  // the retry's own hold; publish took one
+    lock.lock();
+  }
+}
+
+// ------------------------------------------------------------------ fetching
+
+void JetStreamTopics::State::feed_main(const std::shared_ptr<Feed>& feed) {
+  uint64_t errors = 0;
+  for (;;) {
+    int want;
+    {
+      std::unique_lock lock(feed->mutex);
+      feed->cv.wait(lock, [&] {
+        return feed->stopped || (!feed->members.empty() && feed->in_flight < kWindowPerMember * feed->members.size());
+      });
+      if (feed->stopped) return;
+      want = int(std::min<size_t>(64, kWindowPerMember * feed->members.size() - feed->in_flight));
+    }
+    natsMsgList list{};
+    natsStatus s = natsSubscription_Fetch(&list, feed->sub, want, 1000, nullptr);
+    if (s == NATS_TIMEOUT) continue;
+    if (s != NATS_OK) {
+      if (errors++ % 100 == 0)
+        spdlog::warn("cluster: fetching from topic {}: {}", feed->topic->name, natsStatus_GetText(s));
+      std::unique_lock lock(feed->mutex);
+      feed->cv.wait_for(lock, std::chrono::milliseconds(500), [&] { return feed->stopped; });
+      continue;
+    }
+    for (int i = 0; i < list.Count; ++i) {
+      take(feed, list.Msgs[i]);
+      list.Msgs[i] = nullptr;  // ours now
+    }
+    natsMsgList_Destroy(&list);
+  }
+}
+
+void JetStreamTopics::State::take(const std::shared_ptr<Feed>& feed, natsMsg* msg) {
+  jsMsgMetaData* meta = nullptr;
+  if (natsMsg_GetMetaData(&meta, msg) != NATS_OK) {
+    natsMsg_Destroy(msg);
+    Counters::add(counters.rejected);
+    return;
+  }
+  const uint64_t seq = meta->Sequence.Stream, delivered = meta->NumDelivered;
+  jsMsgMetaData_Destroy(meta);
+  {
+    std::lock_guard lock(feed->mutex);
+    if (feed->stopped) {
+      // Fetched as the node was leaving: straight back, for another node.
+      natsMsg_Nak(msg, nullptr);
+      natsMsg_Destroy(msg);
+      return;
+    }
+    ++feed->in_flight;  // until settled, abandoned or dead-lettered
+  }
+  if (int64_t(delivered) > options.max_deliveries)
+    return dead_letter(feed, msg, seq, "delivered " + std::to_string(delivered - 1) + " times");
+  std::string error;
+  size_t off = 0;
+  const int len = natsMsg_GetDataLength(msg);
+  Value v = decode_value(natsMsg_GetData(msg), size_t(len), off, *book, error);
+  if (!v.empty() && off != size_t(len)) v = Value(), error = "bytes after the value";
+  if (v.empty()) {
+    Counters::add(counters.rejected);
+    spdlog::warn("cluster: a value of topic {} cannot be read ({}): moved to {}.dead", feed->topic->name, error,
+                 feed->topic->name);
+    return dead_letter(feed, msg, seq, error);
+  }
+  auto ticket = std::make_unique<JsTicket>();
+  ticket->feed = feed;
+  ticket->msg = msg;
+  ticket->seq = seq;
+  ticket->delivered = delivered;
+  Value member;
+  {
+    std::lock_guard lock(feed->mutex);
+    member = feed->members[feed->turn++ % feed->members.size()];
+  }
+  Counters::add(counters.delivered);
+  rt.send(member, Value::adopt(new Envelope(std::move(v), std::move(ticket))));
+}
+
+// The input goes to NAME.dead as it is (bytes), and is acknowledged once stored there.
+void JetStreamTopics::State::dead_letter(const std::shared_ptr<Feed>& feed, natsMsg* msg, uint64_t seq,
+                                         const std::string& why) {
+  spdlog::info("cluster: topic {}, group {}: value {} goes to {}.dead ({})", feed->topic->name, feed->group, seq,
+               feed->topic->name, why);
+  Counters::add(counters.dead_letters);
+  Topic& dead = *feed->topic->dead;
+  auto commit = std::make_shared<Commit>();
+  commit->input = msg;
+  commit->feed = feed;
+  commit->outstanding = 1;
+  try {
+    prepare(dead);
+  } catch (const ClusterError& e) {
+    spdlog::error("cluster: {}", e.what());
+    commit->failed = true;
+    commit->outstanding = 0;
+    return settle_input(*commit);
+  }
+  Publication p;
+  p.subject = subject(dead);
+  p.bytes.assign(natsMsg_GetData(msg), size_t(natsMsg_GetDataLength(msg)));
+  p.id = "dead/" + stream(*feed->topic) + "/" + escape(feed->group) + "/" + std::to_string(seq);
+  p.commit = std::move(commit);
+  publish(std::move(p));
+}
+
+// ------------------------------------------------------------------ the store
+
+JetStreamTopics::JetStreamTopics(Runtime& rt, Counters& counters, const ClusterOptions& options, Link& link,
+                                 NodeId self)
+    : TopicStore(rt), state_(std::make_shared<State>(rt, counters, options, link, self)) {
+  jsOptions jo;
+  jsOptions_Init(&jo);
+  jo.Wait = 5000;
+  jo.PublishAsync.MaxPending = 4096;
+  jo.PublishAsync.StallWait = 1000;
+  jo.PublishAsync.AckHandler = State::on_ack;
+  jo.PublishAsync.AckHandlerClosure = state_.get();
+  natsStatus s = natsConnection_JetStream(&state_->js, link.connection(), &jo);
+  if (s != NATS_OK) throw ClusterError(std::string("cannot use JetStream: ") + natsStatus_GetText(s));
+  state_->retrier = std::thread([st = state_.get()] { st->retry_main(); });
+}
+
+JetStreamTopics::~JetStreamTopics() {
+  stop();
+  if (state_->js) jsCtx_Destroy(state_->js);
+}
+
+void JetStreamTopics::attach(AddressBook& book) { state_->book = &book; }
+
+void JetStreamTopics::prepare(Topic& t) {
+  Topic& dead = topic(t.name + ".dead");  // only named here; its stream is made when needed
+  {
+    std::lock_guard lock(state_->mutex);
+    if (!t.dead) t.dead = &dead;
+  }
+  state_->prepare(t);
+}
+
+void JetStreamTopics::subscribe(const Subscription& s) {
+  State& st = *state_;
+  const auto key = std::pair<const Topic*, std::string>(s.topic, s.group);
+  std::shared_ptr<Feed> feed;
+  {
+    std::lock_guard lock(st.mutex);
+    if (st.stopped) return;
+    if (auto it = st.feeds.find(key); it != st.feeds.end()) feed = it->second;
+  }
+  if (feed) {
+    {
+      std::lock_guard lock(feed->mutex);
+      feed->members.push_back(s.member);
+    }
+    feed->cv.notify_one();
+    return;
+  }
+  // The group's durable consumer (made once, shared by every node), and our pull subscription to it.
+  const std::string stream = st.stream(*s.topic), subject = st.subject(*s.topic), durable = escape(s.group);
+  jsConsumerConfig cc;
+  jsConsumerConfig_Init(&cc);
+  cc.Durable = durable.c_str();
+  cc.AckPolicy = js_AckExplicit;
+  cc.AckWait = st.options.ack_wait_ms * 1000000;
+  cc.MaxDeliver = -1;  // we count deliveries ourselves (dead letters)
+  cc.DeliverPolicy = js_DeliverAll;
+  cc.FilterSubject = subject.c_str();
+  jsConsumerInfo* ci = nullptr;
+  jsErrCode code = jsErrCode(0);
+  natsStatus rc = js_AddConsumer(&ci, st.js, stream.c_str(), &cc, nullptr, &code);
+  if (ci) jsConsumerInfo_Destroy(ci);
+  if (rc != NATS_OK && code != JSConsumerNameExistErr && code != JSConsumerExistingActiveErr)
+    throw ClusterError("cannot make group " + s.group + " of topic " + s.topic->name + ": " + js_error(rc, code));
+  jsSubOptions so;
+  jsSubOptions_Init(&so);
+  so.Stream = stream.c_str();
+  so.Consumer = durable.c_str();  // bound: unsubscribing never deletes the group
+  feed = std::make_shared<Feed>();
+  feed->topic = s.topic;
+  feed->group = s.group;
+  feed->members.push_back(s.member);
+  rc = js_PullSubscribe(&feed->sub, st.js, subject.c_str(), durable.c_str(), nullptr, &so, &code);
+  if (rc != NATS_OK)
+    throw ClusterError("cannot join group " + s.group + " of topic " + s.topic->name + ": " + js_error(rc, code));
+  {
+    std::lock_guard lock(st.mutex);
+    if (st.stopped) {
+      natsSubscription_Destroy(feed->sub);
+      return;
+    }
+    st.feeds.emplace(key, feed);
+  }
+  feed->thread = std::thread([st = state_, feed] { st->feed_main(feed); });
+}
+
+void JetStreamTopics::append(std::vector<Append>& values) {
+  for (auto& a : values) {
+    try {
+      prepare(*a.topic);
+    } catch (const ClusterError& e) {
+      Counters::add(state_->counters.lost);
+      spdlog::error("cluster: {}", e.what());
+      continue;
+    }
+    Publication p;
+    p.subject = state_->subject(*a.topic);
+    p.bytes = std::move(a.bytes);
+    p.id = node_hex(state_->self) + "/" + std::to_string(state_->next_id.fetch_add(1, std::memory_order_relaxed));
+    Counters::add(state_->counters.appended);
+    state_->publish(std::move(p));
+  }
+}
+
+void JetStreamTopics::settle(std::unique_ptr<DeliveryTicket> ticket, std::vector<Append>& values) {
+  auto& t = static_cast<JsTicket&>(*ticket);
+  auto commit = std::make_shared<Commit>();
+  commit->feed = t.feed;
+  commit->input = t.take();
+  std::vector<Publication> outputs;
+  const std::string origin = state_->stream(*t.feed->topic) + "/" + escape(t.feed->group) + "/" + std::to_string(t.seq);
+  for (size_t k = 0; k < values.size(); ++k) {
+    try {
+      prepare(*values[k].topic);
+    } catch (const ClusterError& e) {
+      spdlog::error("cluster: {}", e.what());
+      commit->failed = true;
+      continue;
+    }
+    Publication p;
+    p.subject = state_->subject(*values[k].topic);
+    p.bytes = std::move(values[k].bytes);
+    p.id = origin + "/" + std::to_string(k);  // the same on every redelivery of this input
+    p.commit = commit;
+    outputs.push_back(std::move(p));
+  }
+  commit->outstanding = outputs.size();
+  if (outputs.empty()) return state_->settle_input(*commit);
+  Counters::add(state_->counters.appended, outputs.size());
+  for (auto& p : outputs) state_->publish(std::move(p));
+}
+
+void JetStreamTopics::abandon(std::unique_ptr<DeliveryTicket> ticket) {
+  auto& t = static_cast<JsTicket&>(*ticket);
+  natsMsg* msg = t.take();
+  if (int64_t(t.delivered) >= state_->options.max_deliveries)
+    return state_->dead_letter(t.feed, msg, t.seq, "failed " + std::to_string(t.delivered) + " times");
+  natsMsg_NakWithDelay(msg, state_->options.retry_delay_ms, nullptr);
+  natsMsg_Destroy(msg);
+  Counters::add(state_->counters.redelivered);
+  t.feed->done();
+}
+
+void JetStreamTopics::quiesce() {
+  std::vector<std::shared_ptr<Feed>> feeds;
+  {
+    std::lock_guard lock(state_->mutex);
+    for (auto& [key, f] : state_->feeds) feeds.push_back(f);
+  }
+  for (auto& f : feeds) {
+    {
+      std::lock_guard lock(f->mutex);
+      f->stopped = true;  // the thread ends after its current fetch; stop() joins it
+    }
+    f->cv.notify_all();
+  }
+}
+
+void JetStreamTopics::stop() {
+  State& st = *state_;
+  std::map<std::pair<const Topic*, std::string>, std::shared_ptr<Feed>> feeds;
+  {
+    std::lock_guard lock(st.mutex);
+    if (st.stopped) return;
+    feeds = st.feeds;
+  }
+  for (auto& [key, f] : feeds) {
+    {
+      std::lock_guard lock(f->mutex);
+      f->stopped = true;
+    }
+    f->cv.notify_all();
+  }
+  for (auto& [key, f] : feeds) {
+    if (f->thread.joinable()) f->thread.join();
+    natsSubscription_Destroy(f->sub);
+    f->sub = nullptr;
+    std::lock_guard lock(f->mutex);
+    f->members.clear();
+  }
+  // What is still being stored gets a moment.
+  jsPubOptions o;
+  jsPubOptions_Init(&o);
+  o.MaxWait = 2000;
+  js_PublishAsyncComplete(st.js, &o);
+  std::vector<Publication> owed;
+  {
+    std::lock_guard lock(st.mutex);
+    st.stopped = true;
+    st.feeds.clear();
+    for (auto& [id, p] : st.pending) owed.push_back(std::move(p));
+    st.pending.clear();
+    for (auto& [due, p] : st.retries) owed.push_back(std::move(p));
+    st.retries.clear();
+  }
+  st.retry_cv.notify_all();
+  if (st.retrier.joinable()) st.retrier.join();
+  for (auto& p : owed) {
+    Counters::add(st.counters.lost);
+    if (p.commit && p.commit->input) {
+      natsMsg_Destroy(p.commit->input);  // not acknowledged: delivered again later
+      p.commit->input = nullptr;
+    }
+  }
+  if (!owed.empty()) spdlog::error("cluster: {} values were not confirmed stored when the node stopped", owed.size());
+}
+
+}  // namespace humus::rt::cluster

@@ -1,0 +1,69 @@
+// The connection to NATS (the C client library, nats.c).
+//
+// Options chosen for a runtime that batches itself: SendAsap, so a publish
+// is written at once (the cluster already packs every message a turn sends
+// to one node into one publish, so latency is low and the syscalls few);
+// one shared delivery thread for all subscriptions, so what one node sends
+// another arrives in the order it was sent, across subjects; endless
+// reconnection with back-off and jitter, with a large buffer that keeps
+// what is published meanwhile and sends it on reconnection (beyond it a
+// publish fails, and the messages are counted as lost and logged).
+// Credentials come from the URL or the options and are never logged.
+#pragma once
+
+#include <nats/nats.h>
+
+#include <atomic>
+#include <deque>
+#include <functional>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "runtime/cluster/cluster_options.hpp"
+
+namespace humus::rt::cluster {
+
+class Link {
+ public:
+  struct Events {
+    std::function<void()> disconnected;
+    std::function<void()> reconnected;
+  };
+  using Handler = std::function<void(const char* data, size_t len)>;
+
+  // Connects; throws ClusterError (with the URL redacted) when it cannot.
+  Link(const ClusterOptions& options, const std::string& client_name, Events events);
+  ~Link();
+  Link(const Link&) = delete;
+  Link& operator=(const Link&) = delete;
+
+  // Publishes; false (and logged, once in a while) when the library refused it.
+  bool publish(const std::string& subject, const char* data, size_t len);
+  // `handler` gets each message's payload, on the library's delivery thread.
+  void subscribe(const std::string& subject, Handler handler);
+  bool connected() const;
+  int64_t max_payload() const { return max_payload_; }
+  natsConnection* connection() { return nc_; }
+  // Sends what is buffered and closes (subscriptions end first).
+  void close();
+
+ private:
+  static void on_message(natsConnection*, natsSubscription*, natsMsg* msg, void* closure);
+  static void on_disconnected(natsConnection*, void* closure);
+  static void on_reconnected(natsConnection*, void* closure);
+  static void on_error(natsConnection*, natsSubscription*, natsStatus s, void* closure);
+
+  Events events_;
+  natsOptions* opts_ = nullptr;
+  natsConnection* nc_ = nullptr;
+  int64_t max_payload_ = 0;
+  std::mutex mutex_;
+  std::vector<natsSubscription*> subs_;
+  std::deque<Handler> handlers_;  // stable addresses: the subscriptions' closures
+  std::atomic<uint64_t> refused_{0};
+  std::atomic<bool> closing_{false};
+};
+
+}  // namespace humus::rt::cluster

@@ -1,0 +1,78 @@
+// The seam between the runtime and distribution (runtime/cluster/).
+//
+// The runtime core knows three things about actors in other processes and
+// durable topics, and nothing more:
+//
+// - A *foreign* actor (Object::kForeign) has no mailbox of its own that
+//   matters: it stands for a remote actor or a topic. Its behavior is a
+//   Closure over a ForeignCode, which never changes. Sends to it are taken
+//   out of the event at commit (Distribution::stage), before any effect
+//   applies, so a message that cannot cross (a function) fails the event
+//   and nothing happens; they leave only after the commit
+//   (Distribution::release). A message that reaches its mailbox anyway (a
+//   timer, a host's send) is sent on by its behavior, as an event.
+// - An *envelope* (ObjKind::Envelope) carries a message delivered from a
+//   topic. run_event unwraps it, so the behavior sees the value only; the
+//   event's commit settles the delivery (acknowledges the input once the
+//   values it sent to topics are stored), its failure abandons it (the
+//   input comes back later).
+// - A context has a Distribution-owned state (its outbox); the dispatcher
+//   calls EventRunner::end_turn when the outbox has something, at the end
+//   of the actor's turn, so messages of one actor leave in commit order.
+#pragma once
+
+#include <memory>
+
+#include "runtime/code.hpp"
+#include "runtime/value.hpp"
+
+namespace humus::rt {
+
+struct Context;
+
+// What the distribution layer keeps to settle one delivered input. Settled
+// by taking it out of its envelope; destroyed unsettled (the message was
+// dropped, or the runtime stopped) it abandons the delivery.
+struct DeliveryTicket {
+  virtual ~DeliveryTicket() = default;
+};
+
+struct Envelope : Object {
+  Value value;
+  std::unique_ptr<DeliveryTicket> ticket;
+  Envelope(Value v, std::unique_ptr<DeliveryTicket> t)
+      : Object(ObjKind::Envelope), value(std::move(v)), ticket(std::move(t)) {}
+};
+
+// The behavior of a foreign actor: what it stands for is the distribution
+// layer's business. Run as a behavior (a message that went through the
+// mailbox), it sends the message on to itself, so the commit routes it.
+class ForeignCode : public FunctionCode {
+ public:
+  ForeignCode() : FunctionCode(SourceLoc{}) {}
+  Value apply(const Closure&, const Value&, Context&) const override { return Value::undefined(); }
+  bool run_behavior(const Closure& self, const Value& msg, Context& cx) const override;
+};
+
+// Per-context state of the distribution layer (an outbox); made on first use.
+struct ContextState {
+  virtual ~ContextState() = default;
+};
+
+class Distribution {
+ public:
+  virtual ~Distribution() = default;
+  // Commit, first step: takes the sends to foreign actors out of cx.fx and
+  // prepares them. Throws EventError, with nothing changed, when one cannot
+  // be sent (the event then fails as a whole).
+  virtual void stage(Context& cx) = 0;
+  // Commit, last step (the local effects applied): lets the staged
+  // messages go and settles cx.delivery, if any.
+  virtual void release(Context& cx) = 0;
+  // The event of cx.delivery failed or did not match: the input comes back later.
+  virtual void abandon(Context& cx) = 0;
+  // Sends what the context's committed events left in its outbox.
+  virtual void flush(Context& cx) = 0;
+};
+
+}  // namespace humus::rt

@@ -1,0 +1,132 @@
+#include "runtime/trace.hpp"
+
+#include "runtime/actor.hpp"
+#include "runtime/code.hpp"
+#include "runtime/context.hpp"
+#include "runtime/print.hpp"
+
+namespace humus::rt {
+
+namespace {
+// Whether this thread runs a traced event, and the actors it made so far
+// (held, so that their behavior can be read when the event ends).
+thread_local bool tl_tracing = false;
+thread_local std::vector<Value> tl_created;
+}  // namespace
+
+const char* outcome_name(TraceOutcome o) {
+  switch (o) {
+    case TraceOutcome::Committed:
+      return "committed";
+    case TraceOutcome::Failed:
+      return "failed";
+    case TraceOutcome::Unhandled:
+      return "unhandled";
+  }
+  return "?";
+}
+
+namespace {
+// name(capture, ...) within kTraceTextLimit.
+std::string describe_code(const FunctionCode& code, const Value* captures, uint32_t n) {
+  if (code.name.empty())  // an anonymous lambda: where it is, as a closure prints
+    return "\\" + code.loc.file_name() + ":" + std::to_string(code.loc.line) + ":" + std::to_string(code.loc.column);
+  std::string s = code.name;
+  if (n == 0) return s;
+  s += '(';
+  for (uint32_t i = 0; i < n; ++i) {
+    if (i) s += ", ";
+    print_value(s, captures[i], kTraceShown);
+    if (s.size() > kTraceTextLimit) {
+      cut_text(s, kTraceTextLimit);
+      return s;
+    }
+  }
+  s += ')';
+  return s;
+}
+}  // namespace
+
+std::string describe_behavior(const Value& behavior) {
+  if (!behavior.is(ObjKind::Closure)) return behavior.empty() ? std::string() : to_string(behavior, kTraceShown);
+  const auto* c = behavior.as<Closure>();
+  if (!c->code || c->code->name.empty()) return to_string(behavior);  // \file:line:column
+  return describe_code(*c->code, c->captures(), c->count);
+}
+
+void Tracer::begin(TraceEvent& ev, const Actor* actor) {
+  tl_tracing = true;
+  tl_created.clear();
+  if (!actor) return;
+  ev.actor = actor->id;
+  ev.behavior = describe_behavior(actor->behavior);
+  std::lock_guard lock(mutex_);
+  auto it = queued_.find(actor->id);
+  if (it == queued_.end()) return;  // sent before the trace began
+  const Queued q = it->second.front();
+  it->second.pop_front();
+  if (it->second.empty()) queued_.erase(it);
+  ev.message_id = q.id;
+  ev.from = q.from;
+  ev.after_ms = q.after_ms;
+}
+
+void Tracer::note_created(const Value& actor) {
+  if (tl_tracing) tl_created.push_back(actor);
+}
+
+void Tracer::record_created(TraceEvent& ev) {
+  for (const Value& a : tl_created)
+    ev.created.push_back({a.as<Actor>()->id, describe_behavior(a.as<Actor>()->behavior)});
+  tl_created.clear();
+  tl_tracing = false;
+}
+
+void Tracer::record_effects(TraceEvent& ev, Context& cx, std::vector<uint64_t>& ids) {
+  record_created(ev);
+  const Effects& fx = cx.fx;
+  if (fx.pending_code)  // a BECOME of a closure not made yet: its code and captures
+    ev.become = describe_code(*fx.pending_code, fx.pending, fx.pending_count);
+  else if (!fx.become.empty())
+    ev.become = describe_behavior(fx.become);
+  const uint64_t from = cx.self ? cx.self->id : 0;
+  for (const Effects::Run& r : fx.runs) {
+    auto& queue = queued_[r.target->id];
+    // The run's messages: single nodes and batches, linked from first to last.
+    for (Message* m = r.first;; m = m->next.load(std::memory_order_relaxed)) {
+      auto record = [&](const Value& v) {
+        ev.sent.push_back({next_id_, r.target->id, to_string(v, kTraceShown), -1});
+        queue.push_back({next_id_++, from, -1});
+      };
+      if (!m->is_batch()) {
+        record(m->payload);
+      } else {
+        auto* b = static_cast<Batch*>(m);
+        for (uint32_t i = 0; i < b->count; ++i) record(b->items()[i]);
+      }
+      if (m == r.last) break;
+    }
+  }
+  ids.clear();
+  for (const Effects::Delayed& d : fx.delayed) {
+    const uint64_t to = d.target.as<Actor>()->id;
+    ev.sent.push_back({next_id_, to, to_string(d.message, kTraceShown), d.delay_ms});
+    delayed_[next_id_] = {next_id_, from, d.delay_ms};
+    ids.push_back(next_id_++);
+  }
+}
+
+void Tracer::finish(TraceEvent& ev) {
+  record_created(ev);
+  std::lock_guard lock(mutex_);
+  emit(ev);
+}
+
+void Tracer::emit(TraceEvent& ev) {
+  // A top-level statement that only defined names is no event worth a line.
+  if (ev.actor == 0 && ev.outcome == TraceOutcome::Committed && ev.sent.empty() && ev.created.empty()) return;
+  ev.seq = next_seq_++;
+  sink_.event(ev);
+}
+
+}  // namespace humus::rt

@@ -1,0 +1,93 @@
+# Helpers for the cluster tests, sourced by each of them. The environment
+# (tests/CMakeLists.txt) gives HUMUS (the command), NATS_DIR (the fixture's
+# folder: nats_fixture.sh) and WORK (a scratch folder for this test).
+#
+# Every node is a real humus process on the fixture's real nats-server,
+# with its own cluster name per test (tests may run at the same time on
+# one server). Waits are on conditions (a line in a node's output, a
+# process's end) with generous limits, never on fixed sleeps, so a busy
+# machine makes a test slower, not flaky.
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+programs="$here/programs"
+URL="$(cat "$NATS_DIR/url")"
+rm -rf "$WORK" && mkdir -p "$WORK"
+CLUSTER="t$(basename "$WORK")_$$"
+LIMIT="${HUMUS_TEST_WAIT:-180}"  # seconds any one wait may take
+declare -A node_pid=()
+
+# Whatever a failing test leaves running goes with it.
+cleanup() {
+  for n in "${!node_pid[@]}"; do kill -9 "${node_pid[$n]}" 2>/dev/null || true; done
+}
+trap cleanup EXIT
+
+fail() {
+  echo "FAIL: $*"
+  for f in "$WORK"/*.out "$WORK"/*.err; do
+    [ -f "$f" ] || continue
+    echo "---- $(basename "$f")"
+    tail -n 40 "$f"
+  done
+  exit 1
+}
+
+# start_node NAME FILE [humus options...]: a node in the background.
+start_node() {
+  local name="$1" file="$2"
+  shift 2
+  "$HUMUS" --cluster "$URL" --cluster-name "$CLUSTER" --node "$name" --stats --log-level info "$@" "$file" \
+    >"$WORK/$name.out" 2>"$WORK/$name.err" </dev/null &
+  node_pid[$name]=$!
+}
+
+# wait_line NAME PATTERN [COUNT]: until NAME's stdout has COUNT lines matching PATTERN.
+wait_line() {
+  local name="$1" pattern="$2" count="${3:-1}" waited=0
+  while [ "$(grep -c -- "$pattern" "$WORK/$name.out" 2>/dev/null || true)" -lt "$count" ]; do
+    kill -0 "${node_pid[$name]}" 2>/dev/null || fail "$name ended before printing $count x '$pattern'"
+    sleep 0.05
+    waited=$((waited + 1))
+    [ $waited -lt $((LIMIT * 20)) ] || fail "$name did not print $count x '$pattern' in ${LIMIT}s"
+  done
+}
+
+# wait_end NAME [STATUS]: until NAME's process ends; it must end with STATUS (default 0).
+wait_end() {
+  local name="$1" want="${2:-0}" waited=0 status=0
+  while kill -0 "${node_pid[$name]}" 2>/dev/null; do
+    sleep 0.05
+    waited=$((waited + 1))
+    [ $waited -lt $((LIMIT * 20)) ] || fail "$name did not end in ${LIMIT}s"
+  done
+  wait "${node_pid[$name]}" || status=$?
+  unset "node_pid[$name]"
+  [ "$status" = "$want" ] || fail "$name ended with status $status, not $want"
+}
+
+# kill_node NAME: kill -9, as a machine dying would.
+kill_node() {
+  kill -9 "${node_pid[$1]}"
+  wait "${node_pid[$1]}" 2>/dev/null || true
+  unset "node_pid[$1]"
+}
+
+# same NAME EXPECTED: NAME's stdout is exactly the text EXPECTED.
+same() {
+  local got
+  got="$(cat "$WORK/$1.out")"
+  [ "$got" = "$2" ] || fail "$1 printed:
+$got
+---- instead of:
+$2"
+}
+
+# has NAME PATTERN: NAME's stderr has a line matching PATTERN.
+has_err() {
+  grep -q -- "$2" "$WORK/$1.err" || fail "$1's stderr has no '$2'"
+}
+
+# stat NAME FIELD: a number from NAME's --stats line ("5 sent" -> stat a sent).
+stat() {
+  grep -o "[0-9]* $2" "$WORK/$1.err" | tail -1 | cut -d' ' -f1
+}

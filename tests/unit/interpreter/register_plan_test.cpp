@@ -1,0 +1,61 @@
+// The passes over finished code (compile/last_use.cpp, compile/drop_plan.cpp):
+// which copies become moves, and how many registers each end releases.
+// Read off the disassembly, the way a reader of `humus --dump-code` sees it.
+#include <doctest/doctest.h>
+
+#include <memory>
+#include <string>
+
+#include "grammar/ast.hpp"
+#include "interpreter/engine/disassemble.hpp"
+#include "interpreter/interpreter.hpp"
+
+namespace {
+
+std::string code_of(const std::string& source) {
+  humus::rt::RuntimeOptions o;
+  o.threads = 1;
+  humus::interp::Interpreter interp(o);
+  auto* unit = interp.load(std::make_shared<humus::ast::Source>(humus::ast::Source{"test.hum", source}));
+  REQUIRE(unit != nullptr);
+  return humus::interp::disassemble(*unit);
+}
+
+bool has(const std::string& text, const std::string& line) { return text.find(line) != std::string::npos; }
+
+}  // namespace
+
+TEST_CASE("a register read for the last time is moved, not copied") {
+  const std::string code = code_of("DEF swap(a, b) AS (b, a)\n");
+  // Both halves are moved into the pair; the end has nothing left to release.
+  CHECK(has(code, "PAIR        a=2 b=1 c=0 x=3\n"));
+  CHECK(has(code, "RET         a=2 b=0 c=0  [drops none]\n"));
+}
+
+TEST_CASE("a register read twice by one instruction is copied") {
+  const std::string code = code_of("DEF dup(x) AS (x, x)\n");
+  CHECK(has(code, "PAIR        a=1 b=0 c=0\n"));  // no x: both halves are counted copies
+  CHECK(has(code, "RET         a=1 b=1 c=0  [drops 0-0]\n"));
+}
+
+TEST_CASE("a pair matched for the last time is taken apart in place") {
+  const std::string code = code_of("DEF first(p) AS CASE p OF (h, _) : h END\n");
+  CHECK(has(code, "UNPAIRJ     a=0 b=1 c=1 x=1  -> 2\n"));
+  // The tail (R2) is still held at the end; the head is the result.
+  CHECK(has(code, "RET         a=1 b=3 c=0  [drops 0-2]\n"));
+}
+
+TEST_CASE("a variable read again later is copied until its last read") {
+  const std::string code = code_of("DEF twice(f, x) AS f(f(x))\n");
+  // The outer callee is loaded first: a copy, as f is read again for the
+  // inner call, which moves it.
+  CHECK(has(code, "MOVE        a=2 b=0 c=0\n"));
+  CHECK(has(code, "MOVE        a=4 b=0 c=0 x=1\n"));
+}
+
+TEST_CASE("a loop's tail call releases only what the iteration wrote") {
+  const std::string code =
+      code_of("DEF len(l, n) AS CASE l OF (_, t) : len(t, add(n, 1)) _ : n END\n");
+  CHECK(has(code, "TAILCALL    a=4 b=2 c=1 x=3\n"));
+  CHECK(has(code, "DROPS       a=3 b=0 c=0  [drops 0-2]\n"));
+}
