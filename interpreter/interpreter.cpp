@@ -14,6 +14,7 @@
 #include "interpreter/compile/compiler.hpp"
 #include "interpreter/compile/script_block.hpp"
 #include "interpreter/engine/vm.hpp"
+#include "runtime/memory_meter.hpp"
 
 namespace humus::interp {
 
@@ -31,6 +32,21 @@ Interpreter::~Interpreter() {
 
 CompiledUnit* Interpreter::load(ast::SourcePtr source, Outcome* outcome, bool* incomplete, ScriptMode mode) {
   if (incomplete) *incomplete = false;
+  // Compiling counts towards --max-memory, and running out of memory
+  // while at it is an error of this load, not an abort.
+  try {
+    rt::memory::CapScope capped(runtime_->limit_flag());
+    return load_capped(source, outcome, incomplete, mode);  // a copy: the diagnostic below needs it
+  } catch (const rt::memory::MemoryCapReached&) {
+    runtime_->stop_for_limit(rt::LimitKind::Memory);
+  } catch (const std::bad_alloc&) {
+    report_source_diagnostic(*source, ast::Loc{}, "error", "out of memory while compiling");
+  }
+  if (outcome) *outcome = Outcome::CompileError;
+  return nullptr;
+}
+
+CompiledUnit* Interpreter::load_capped(ast::SourcePtr source, Outcome* outcome, bool* incomplete, ScriptMode mode) {
   parse::ParseResult parsed = parse::parse_program(source);
   if (!parsed.program) {
     const parse::Diagnostic& d = *parsed.error;
@@ -282,23 +298,7 @@ Interpreter::Outcome Interpreter::run_stmt(const CompiledUnit& unit, const TopSt
   }
   rt::Context& cx = top_;
   runtime_->begin_outside(cx);
-  try {
-    if (t.is_expr) {
-      rt::Value v = run_top(t.proto, t.proto.entry_value, cx);
-      if (v.is_block()) {
-        run_statement_value(std::move(v), t.source_loc, cx);
-      } else if (on_value) {
-        on_value(v);
-      } else if (!v.is_undefined()) {
-        runtime_->report_warning(t.source_loc,
-                                 "this statement's value is not a block, so it does nothing: " + describe(v, cx));
-      }
-    } else {
-      run_top(t.proto, t.proto.entry_stmt, cx);
-    }
-    runtime_->end_outside(cx, nullptr, t.source_loc);
-    return Outcome::Ok;
-  } catch (const rt::EventError& e) {
+  auto failed = [&](const rt::EventError& e) {
     runtime_->end_outside(cx, &e, t.source_loc);
     if (diagnostic_handler_) {
       const rt::SourceLoc& at = e.loc.file ? e.loc : t.source_loc;  // a host function's error: the statement
@@ -307,6 +307,33 @@ Interpreter::Outcome Interpreter::run_stmt(const CompiledUnit& unit, const TopSt
       runtime_->report_error(e, nullptr, nullptr);
     }
     return Outcome::RuntimeError;
+  };
+  try {
+    {
+      rt::memory::CapScope capped(runtime_->limit_flag());  // --max-memory holds within the statement, not its commit
+      if (t.is_expr) {
+        rt::Value v = run_top(t.proto, t.proto.entry_value, cx);
+        if (v.is_block()) {
+          run_statement_value(std::move(v), t.source_loc, cx);
+        } else if (on_value) {
+          on_value(v);
+        } else if (!v.is_undefined()) {
+          runtime_->report_warning(t.source_loc,
+                                   "this statement's value is not a block, so it does nothing: " + describe(v, cx));
+        }
+      } else {
+        run_top(t.proto, t.proto.entry_stmt, cx);
+      }
+    }
+    runtime_->end_outside(cx, nullptr, t.source_loc);
+    return Outcome::Ok;
+  } catch (const rt::memory::MemoryCapReached&) {
+    runtime_->stop_for_limit(rt::LimitKind::Memory);  // before: a stopped run reports no error
+    return failed(rt::EventError{t.source_loc, "out of memory", rt::Value()});
+  } catch (const std::bad_alloc&) {
+    return failed(rt::EventError{t.source_loc, "out of memory", rt::Value()});
+  } catch (const rt::EventError& e) {
+    return failed(e);
   }
 }
 

@@ -115,6 +115,7 @@ class Interpreter {
   Outcome run_stmt(const CompiledUnit& unit, const TopStmt& t, const std::function<void(const rt::Value&)>& on_value);
   // IMPORT with the location of the statement (null for hosts' imports).
   Outcome import_at(const std::string& name, const std::string& from_dir, const rt::SourceLoc* loc);
+  CompiledUnit* load_capped(ast::SourcePtr source, Outcome* outcome, bool* incomplete, ScriptMode mode);
   std::string import_refusal(const std::string& name, const std::string& from_dir) const;
   // The folder a unit's relative IMPORTs start from.
   std::string import_dir(const CompiledUnit& unit) const;

@@ -40,10 +40,12 @@ void Dispatcher::start() {
   // Workers count as active until they first park, so a program whose
   // messages are all queued already is not idle before anyone looked.
   active_.store(int(workers_.size()), std::memory_order_seq_cst);
+  // A deep stack for deep (but bounded, see stack_guard.hpp) recursion in
+  // behaviors; smaller when the address space is limited.
+  std::size_t stack = thread_stack_size(workers_.size());
   for (auto& w : workers_) {
     Worker* wp = w.get();
-    // A deep stack for deep (but bounded, see stack_guard.hpp) recursion in behaviors.
-    threads_.emplace_back([this, wp] { worker_main(*wp); });
+    threads_.emplace_back([this, wp] { worker_main(*wp); }, stack);
   }
 }
 

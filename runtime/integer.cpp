@@ -5,6 +5,7 @@
 #include <charconv>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <limits>
 
 #include "runtime/limits.hpp"
@@ -12,6 +13,26 @@
 namespace humus::rt {
 
 namespace {
+
+// GMP allocates through operator new: counted for --max-memory where the
+// humus command counts (runtime/memory_meter.hpp), and out of memory is a
+// std::bad_alloc that fails the event, where GMP's own functions abort the
+// process. GMP's manual leaves throwing from these undefined; in practice
+// (GMP is built with unwind tables, as Debian's is) the exception passes
+// through and the operation's scratch space is what leaks. The size checks
+// below (integer_limit) keep it a rare path. Unsized deletes: clang 14 has
+// no sized delete without -fsized-deallocation.
+void* gmp_alloc(size_t n) { return ::operator new(n); }
+void* gmp_realloc(void* p, size_t old, size_t n) {
+  void* q = ::operator new(n);
+  std::memcpy(q, p, std::min(old, n));
+  ::operator delete(p);
+  return q;
+}
+void gmp_free(void* p, size_t) { ::operator delete(p); }
+
+// Before main: every mpz is made and freed with the same functions.
+[[maybe_unused]] const bool gmp_installed = (mp_set_memory_functions(gmp_alloc, gmp_realloc, gmp_free), true);
 
 static_assert(sizeof(mp_limb_t) == 8, "a small integer is assumed to fit in one limb");
 
@@ -69,13 +90,11 @@ class MpzView {
 // A fresh BigInt holding the result of `op`, normalised.
 template <class Op>
 Value big_result(Op op) {
-  auto* r = new BigInt();
-  op(r->z);
-  if (auto n = get_int64(r->z); n && Value::fits_small(*n)) {
-    Value::adopt(r);  // dropped at once: frees r
-    return Value::small(*n);
-  }
-  return Value::adopt(r);
+  Value r = Value::adopt(new BigInt());  // freed if GMP runs out of memory
+  mpz_ptr z = r.as<BigInt>()->z;
+  op(z);
+  if (auto n = get_int64(z); n && Value::fits_small(*n)) return Value::small(*n);  // r is dropped
+  return r;
 }
 
 bool both_integers(const Value& a, const Value& b) { return a.is_integer() && b.is_integer(); }

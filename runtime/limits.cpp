@@ -2,12 +2,14 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cctype>
 #include <cstdio>
 
 #include "runtime/deadline.hpp"
 #include "runtime/errors.hpp"
+#include "runtime/memory_meter.hpp"
 
 namespace humus::rt {
 
@@ -135,7 +137,8 @@ void LimitMonitor::thread_main() {
     if (stopping_) break;
     if (Clock::now() >= deadline) {
       trip_(LimitKind::Timeout);
-    } else if (limits_.max_memory && resident_bytes() >= limits_.max_memory) {
+    } else if (limits_.max_memory && (uint64_t(std::max<int64_t>(memory::in_use(), 0)) >= limits_.max_memory ||
+                                      resident_bytes() >= limits_.max_memory)) {
       trip_(LimitKind::Memory);
     }
   }

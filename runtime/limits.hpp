@@ -11,10 +11,12 @@
 //     sums all workers' counts (plain loads, no shared write);
 //   - actors: Runtime::new_actor already takes a number from an atomic
 //     counter; the limit is one compare against it;
-//   - memory: a monitor thread reads the resident set size
-//     (/proc/self/statm) every 10 ms; big-integer arithmetic checks the size
-//     of its result before GMP allocates it (so a gigantic integer is a
-//     runtime error, not a visit from the OOM killer);
+//   - memory: where allocations are counted (runtime/memory_meter.hpp, the
+//     humus command), an event's allocation past the cap stops the run at
+//     once; a monitor thread compares the count and the resident set size
+//     (/proc/self/statm) with the cap every 10 ms; big-integer arithmetic
+//     checks the size of its result before GMP allocates it (so a gigantic
+//     integer is a runtime error, not a visit from the OOM killer);
 //   - time: the same monitor thread.
 // An event that never ends (an endless tail-recursive loop) cannot be
 // interrupted; after a grace period the monitor calls Limits::on_stuck, and
@@ -36,7 +38,7 @@ namespace humus::rt {
 struct Limits {
   uint64_t max_events = 0;  // message-events run; 0: no limit
   uint64_t max_actors = 0;  // actors created by the program (built-ins not counted); 0: no limit
-  uint64_t max_memory = 0;  // resident set size in bytes; 0: no limit (see integer_limit)
+  uint64_t max_memory = 0;  // bytes allocated, and resident set size; 0: no limit (see integer_limit)
   double timeout = 0;       // seconds of wall time from the runtime's creation; 0: no limit
   // Called (on the monitor thread) when a limit stopped the run but the
   // runtime was not stopped kStuckGrace later: some event does not finish.

@@ -100,7 +100,10 @@ Runtime::Runtime(RuntimeOptions options)
   if (lim.max_events) max_events_ = lim.max_events;
   if (lim.max_actors) actor_id_cap_ = next_actor_id_.load(std::memory_order_relaxed) - 1 + lim.max_actors;
   actor_id_check_ = tracer_ ? 0 : actor_id_cap_;
-  if (lim.max_memory) set_integer_limit(lim.max_memory / 8, lim.max_memory);
+  if (lim.max_memory) {
+    set_integer_limit(lim.max_memory / 8, lim.max_memory);
+    memory::set_cap(lim.max_memory);
+  }
   if (lim.needs_monitor())
     monitor_ = std::make_unique<LimitMonitor>(
         options_.limits, [this](LimitKind k) { stop_for_limit(k); }, [this] { return limit_reached(); });
@@ -347,6 +350,10 @@ void Runtime::run_event(Actor& actor, Value& message, Context& cx) {
   } catch (const EventError& e) {
     cx.fx.clear();
     report_error(e, &actor, msg);
+    settle_failed_delivery(cx);
+  } catch (const memory::MemoryCapReached&) {
+    cx.fx.clear();
+    stop_for_limit(LimitKind::Memory);
     settle_failed_delivery(cx);
   } catch (const std::bad_alloc&) {
     cx.fx.clear();

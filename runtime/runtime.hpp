@@ -27,6 +27,7 @@
 #include "runtime/errors.hpp"
 #include "runtime/globals.hpp"
 #include "runtime/limits.hpp"
+#include "runtime/memory_meter.hpp"
 #include "runtime/print.hpp"
 #include "runtime/timers.hpp"
 #include "runtime/trace.hpp"
@@ -158,6 +159,8 @@ class Runtime final : public EventRunner {
   // Stops the run for `kind`: drops queued messages and pending timers from
   // now on. The first call wins; from any thread.
   void stop_for_limit(LimitKind kind);
+  // Non-zero once a limit stopped the run (for memory::CapScope).
+  const std::atomic<int>* limit_flag() const { return &limit_hit_; }
 
   // Context for a thread that runs top-level statements or host calls.
   std::unique_ptr<Context> make_context() override;
@@ -195,9 +198,11 @@ class Runtime final : public EventRunner {
   [[noreturn]] void actor_limit_reached();
   Value new_actor_checked(uint64_t id, Value behavior, uint32_t name);
   // Runs the actor's behavior on `message`; false when it did not take it.
-  static bool apply_behavior(Actor& actor, Value& message, Context& cx) {
+  // --max-memory holds within the event's own code (memory::CapScope).
+  bool apply_behavior(Actor& actor, Value& message, Context& cx) {
     if (!actor.behavior.is(ObjKind::Closure)) return false;
     const auto* beh = actor.behavior.as<Closure>();
+    memory::CapScope capped(&limit_hit_);
     return beh->code->run_behavior(*beh, message, cx);
   }
   // The traced paths (runtime_trace.cpp).

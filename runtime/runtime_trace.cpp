@@ -47,6 +47,9 @@ void Runtime::run_event_traced(Actor& actor, Value& message, Context& cx) {
       commit(cx);
   } catch (const EventError& e) {
     failed(e);
+  } catch (const memory::MemoryCapReached&) {
+    stop_for_limit(LimitKind::Memory);
+    failed(EventError{{}, "out of memory", Value()});
   } catch (const std::bad_alloc&) {
     failed(EventError{{}, "out of memory", Value()});
   }

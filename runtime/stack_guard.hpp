@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <functional>
+#include <stdexcept>
 
 #include "runtime/source_loc.hpp"
 
@@ -37,12 +38,31 @@ inline constexpr std::size_t kThreadStackSize = std::size_t(8) << 20;
 #else
 inline constexpr std::size_t kThreadStackSize = std::size_t(256) << 20;
 #endif
+// The smallest stack worth starting a thread with: the guard keeps a 1 MB
+// margin, and recursion needs some room above it.
+inline constexpr std::size_t kMinThreadStackSize = std::size_t(4) << 20;
 
-// A joinable thread with a kThreadStackSize stack and the guard set up
-// (std::thread cannot choose its stack size).
+// The stack each of `threads` threads gets: kThreadStackSize, or less when
+// the address space is limited (ulimit -v): all the stacks together take at
+// most a quarter of it, so that they leave room for the heap. At least
+// kMinThreadStackSize.
+std::size_t thread_stack_size(std::size_t threads);
+
+// A thread could not be started, even with a small stack: the system's
+// limits (address space, threads per user) leave no room. Its message says
+// which thread and why, e.g. "cannot start a thread (4 MB stack): Resource
+// temporarily unavailable".
+struct ThreadStartError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// A joinable thread with a `stack_size` stack (thread_stack_size(1) if 0) and
+// the guard set up (std::thread cannot choose its stack size). When the
+// system refuses, it tries again with half the stack, down to
+// kMinThreadStackSize, then throws ThreadStartError.
 class BigStackThread {
  public:
-  explicit BigStackThread(std::function<void()> fn);
+  explicit BigStackThread(std::function<void()> fn, std::size_t stack_size = 0);
   BigStackThread(BigStackThread&& o) noexcept : handle_(o.handle_), joinable_(o.joinable_) { o.joinable_ = false; }
   BigStackThread(const BigStackThread&) = delete;
   BigStackThread& operator=(const BigStackThread&) = delete;
@@ -54,8 +74,9 @@ class BigStackThread {
   bool joinable_ = false;
 };
 
-// Runs `fn` on a new thread with a kThreadStackSize stack, with the guard set up,
-// and waits for it. Used to give top-level evaluation the same depth as workers.
+// Runs `fn` on a new thread with a thread_stack_size(cores) stack, with the guard
+// set up, and waits for it. Used to give top-level evaluation the same depth
+// as workers. Throws ThreadStartError as BigStackThread does.
 void run_on_big_stack(const std::function<void()>& fn);
 
 }  // namespace humus::rt

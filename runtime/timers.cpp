@@ -6,6 +6,13 @@
 
 namespace humus::rt {
 
+Timers::Timers(Dispatcher& dispatcher, bool threaded) : dispatcher_(dispatcher), threaded_(threaded) {
+  // Started with the runtime, so that a system without room for one more
+  // thread says so at start-up, not in the middle of a commit. It runs no
+  // Humus code: a small stack does.
+  if (threaded_) thread_ = std::make_unique<BigStackThread>([this] { thread_main(); }, kTimerStackSize);
+}
+
 void Timers::stop() {
   {
     std::lock_guard lock(mutex_);
@@ -30,7 +37,6 @@ void Timers::schedule(int64_t delay_ms, Value target, Value message, uint64_t ta
     // A delay past the clock's range (about 292 years) never comes.
     auto due = deadline_after_ms(Clock::now(), delay_ms);
     heap_.push(Entry{due, seq_++, std::move(target), std::move(message), tag});
-    if (!thread_ && threaded_) thread_ = std::make_unique<BigStackThread>([this] { thread_main(); });
   }
   cv_.notify_one();
 }

@@ -3,7 +3,8 @@
 // Pending timers sit in a min-heap ordered by due time; the thread sleeps on
 // a condition variable until the earliest is due or a sooner one arrives.
 // Each pending timer holds the dispatcher (Dispatcher::hold), so a program
-// with a timer still to fire is not quiescent. The thread starts on first use.
+// with a timer still to fire is not quiescent. The thread starts with the
+// runtime and sleeps until a timer is due.
 #pragma once
 
 #include <chrono>
@@ -25,7 +26,7 @@ class Dispatcher;
 class Timers {
  public:
   // threaded = false: no thread; the host calls fire_due (the playground).
-  explicit Timers(Dispatcher& dispatcher, bool threaded = true) : dispatcher_(dispatcher), threaded_(threaded) {}
+  explicit Timers(Dispatcher& dispatcher, bool threaded = true);
   ~Timers() { stop(); }
   void stop();  // cancels what is pending
   Timers(const Timers&) = delete;
@@ -52,12 +53,11 @@ class Timers {
     uint64_t tag;
   };
   struct Later {
-    bool operator()(const Entry& a, const Entry& b) const {
-      return a.due != b.due ? a.due > b.due : a.seq > b.seq;
-    }
+    bool operator()(const Entry& a, const Entry& b) const { return a.due != b.due ? a.due > b.due : a.seq > b.seq; }
   };
 
   void thread_main();
+  static constexpr std::size_t kTimerStackSize = kMinThreadStackSize;
   void deliver(Entry& e);
 
   Dispatcher& dispatcher_;

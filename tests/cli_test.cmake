@@ -3,14 +3,18 @@
 cmake_minimum_required(VERSION 3.25)
 set(failures 0)
 
-# expect(NAME STATUS OUT_REGEX ERR_REGEX [INPUT file] -- ARGS...)
+# expect(NAME STATUS OUT_REGEX ERR_REGEX [INPUT file] [ULIMIT_V kilobytes] ARGS...)
 function(expect name status out_regex err_regex)
-  cmake_parse_arguments(E "" "INPUT" "ARGS" ${ARGN})
+  cmake_parse_arguments(E "" "INPUT;ULIMIT_V" "ARGS" ${ARGN})
   set(input)
   if(E_INPUT)
     set(input INPUT_FILE ${E_INPUT})
   endif()
-  execute_process(COMMAND "${HUMUS}" ${E_ARGS} WORKING_DIRECTORY "${DIR}" ${input}
+  set(command "${HUMUS}")
+  if(E_ULIMIT_V)  # in a limited address space
+    set(command sh -c "ulimit -v ${E_ULIMIT_V} && exec \"$0\" \"$@\"" "${HUMUS}")
+  endif()
+  execute_process(COMMAND ${command} ${E_ARGS} WORKING_DIRECTORY "${DIR}" ${input}
                   OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc TIMEOUT 60)
   set(ok TRUE)
   if(NOT "${rc}" STREQUAL "${status}")
@@ -158,6 +162,25 @@ if(EXISTS /dev/full)
     message("FAIL stderr_full_unused: status ${rc} (want 0: nothing was written there), stdout [${out}]")
     math(EXPR failures "${failures} + 1")
   endif()
+endif()
+
+# Under a limited address space the worker stacks shrink to fit, or the run
+# stops with a clear message (issue 20, repro 5: each worker reserved 256 MB
+# and the run aborted). Sanitizers reserve terabytes of shadow memory: no
+# ulimit -v for them.
+if(NOT SANITIZE)
+  foreach(threads 1 2 8)
+    expect(ulimit_v_${threads} 0 "^1\n$" "^$"
+           ULIMIT_V 500000 ARGS --threads ${threads} -e "SEND 1 TO println")
+  endforeach()
+  # Memory running out in big-integer arithmetic fails the event (GMP
+  # allocates through operator new); it aborted the process inside GMP
+  # (issue 20, repro 4).
+  file(WRITE "${DIR}/squares.hum" "CREATE sq WITH \\(i, n).[ SEND i TO println  SEND (add(i, 1), mul(n, n)) TO SELF ]\nSEND (0, 3) TO sq\n")
+  expect(ulimit_v_gmp 1 "^0\n1\n2\n.*\n2[0-9]\n$" "^<builtin>:0:0: runtime error in actor sq@4: out of memory\n  while handling message: 2[0-9], <an integer of [0-9]+ bits>\n$"
+         ULIMIT_V 400000 ARGS --threads 1 squares.hum)
+  expect(ulimit_v_threads 3 ".*" "^humus: stopped: cannot start a thread \\(4 MB stack\\): .* fewer --threads may fit\\)\n$"
+         ULIMIT_V 300000 ARGS --threads 1024 -e "SEND 1 TO println")
 endif()
 
 if(failures GREATER 0)

@@ -277,10 +277,18 @@ int run(const Options& o, humus::ast::SourcePtr source) {
     signals.watch(interp.runtime());
     interp.set_sandbox(o.sandbox);
     using Outcome = humus::interp::Interpreter::Outcome;
+    // A limit (--max-memory while compiling) stopped the run: status 3.
+    auto limit_stop = [&] {
+      if (interp.runtime().limit_reached() == humus::rt::LimitKind::None) return false;
+      report_limit(interp.runtime().limit_message());
+      status = kExitLimit;
+      return true;
+    };
     if (o.dump_code) {
       Outcome outcome;
       humus::interp::CompiledUnit* unit = interp.load(source, &outcome, nullptr, mode(o));
       status = unit ? kExitOk : kExitUsage;
+      limit_stop();
       if (unit) humus::cli::write_stdout(humus::interp::disassemble(*unit));
       return;
     }
@@ -289,6 +297,7 @@ int run(const Options& o, humus::ast::SourcePtr source) {
     // --check loads it too: the script's names are checked against it.
     if (!o.no_prelude && interp.load_prelude() != Outcome::Ok) {
       status = kExitUsage;
+      limit_stop();
       return;
     }
     Outcome outcome;
@@ -296,6 +305,7 @@ int run(const Options& o, humus::ast::SourcePtr source) {
     // A name defined nowhere stops the script before anything runs.
     if (!unit || !interp.check_names(*unit, true)) {
       status = kExitUsage;
+      limit_stop();
       return;
     }
     if (o.check) return;
@@ -323,10 +333,7 @@ int run(const Options& o, humus::ast::SourcePtr source) {
                                (stats.unhandled == 1 ? " message was" : " messages were") +
                                " not handled (run with -W to see which)\n");
     if (interp.runtime().had_error()) status = kExitRuntimeError;
-    if (interp.runtime().limit_reached() != humus::rt::LimitKind::None) {
-      report_limit(interp.runtime().limit_message());
-      status = kExitLimit;
-    }
+    limit_stop();
   });
   if (!tracing.finish() && status == kExitOk) status = kExitUsage;
   return status;
@@ -484,6 +491,19 @@ int run_command(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  int status;
+  try {
+    status = run_command(argc, argv);
+  } catch (const humus::rt::ThreadStartError& e) {
+    // The system's limits (ulimit -v, -u) leave no room for the threads.
+    humus::cli::write_stderr(std::string("humus: stopped: ") + e.what() +
+                             " (the system's limits, ulimit -v or -u, leave no room: fewer --threads may fit)\n");
+    status = kExitLimit;
+  } catch (const std::bad_alloc&) {
+    // Memory ran out outside any event (start-up, loading).
+    humus::cli::write_stderr("humus: stopped: out of memory\n");
+    status = kExitLimit;
+  }
   // Output that could not be written fails the run (status 1).
-  return humus::cli::finish_output(run_command(argc, argv));
+  return humus::cli::finish_output(status);
 }

@@ -29,6 +29,7 @@
 #include "runtime/builtins.hpp"
 #include "runtime/equality.hpp"
 #include "runtime/integer.hpp"
+#include "runtime/memory_meter.hpp"
 #include "runtime/print.hpp"
 #include "runtime/runtime.hpp"
 #include "runtime/stack_guard.hpp"
@@ -351,6 +352,8 @@ Outcome enter(rt::Context& cx, const Proto& proto, uint32_t entry, Kind kind, co
   const size_t entry_index = vm.calls.size();
   try {
     vm.ensure(size_t(base) + std::max({proto.nregs, n, proto.arity}));
+  } catch (const rt::memory::MemoryCapReached&) {
+    throw;
   } catch (const std::bad_alloc&) {
     too_deep(loc);
   }

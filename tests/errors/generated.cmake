@@ -85,3 +85,38 @@ set(expected_err "limit_integer.hum:4:21: runtime error in actor g@4: integer to
 if(NOT status EQUAL 1 OR NOT out STREQUAL "#still_running\n" OR NOT err STREQUAL expected_err)
   message(FATAL_ERROR "limit_integer: status ${status} (expected 1), stdout '${out}', stderr '${err}'")
 endif()
+
+# --max-memory holds within one event (issue 20, repro 9): an event building
+# a list of ten million pairs is stopped when the interpreter's allocations
+# reach the cap, not left to run (it peaked at 326 MB with a 100M cap, and
+# was reported as "an event did not finish").
+file(WRITE "${DIR}/memory_in_event.hum" "\
+DEF build(n, acc) AS IF $n = 0 acc ELSE build(sub(n, 1), (n, acc))
+CREATE b WITH \\n.[ SEND length(build(n, NIL)) TO println ]
+SEND 10000000 TO b
+")
+execute_process(COMMAND "${HUMUS}" --threads 1 --max-memory 100M memory_in_event.hum WORKING_DIRECTORY "${DIR}"
+                OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE status TIMEOUT 300)
+file(REMOVE "${DIR}/memory_in_event.hum")
+if(NOT status EQUAL 3 OR NOT out STREQUAL "" OR NOT err STREQUAL "humus: stopped: --max-memory 100M reached\n")
+  message(FATAL_ERROR "memory_in_event: status ${status} (expected 3), stdout '${out}', stderr '${err}'")
+endif()
+
+# Compiling counts too (issue 20, repro 9): a 4 MB tuple literal needs more
+# than 64M to compile, and is stopped before anything runs.
+set(numbers "0")
+foreach(i RANGE 1 50)
+  string(APPEND numbers ", 1234567")
+endforeach()
+string(REPEAT "${numbers}, " 9000 numbers)  # 450,000 numbers
+file(WRITE "${DIR}/memory_compiling.hum" "SEND length((${numbers}NIL)) TO println\n")
+execute_process(COMMAND "${HUMUS}" --threads 1 --max-memory 64M memory_compiling.hum WORKING_DIRECTORY "${DIR}"
+                OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE status TIMEOUT 300)
+execute_process(COMMAND "${HUMUS}" --threads 1 memory_compiling.hum WORKING_DIRECTORY "${DIR}"
+                OUTPUT_VARIABLE unlimited_out RESULT_VARIABLE unlimited_status TIMEOUT 300)
+file(REMOVE "${DIR}/memory_compiling.hum")
+if(NOT status EQUAL 3 OR NOT out STREQUAL "" OR NOT err STREQUAL "humus: stopped: --max-memory 64M reached\n"
+   OR NOT unlimited_status EQUAL 0 OR NOT unlimited_out STREQUAL "459000\n")
+  message(FATAL_ERROR "memory_compiling: status ${status} (expected 3), stdout '${out}', stderr '${err}'; "
+                      "without the cap: status ${unlimited_status}, stdout '${unlimited_out}'")
+endif()

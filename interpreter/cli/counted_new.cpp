@@ -1,0 +1,88 @@
+// The humus command's operator new and delete: the allocator's (mimalloc's,
+// or the sanitizer's malloc) with the bytes counted for --max-memory
+// (runtime/memory_meter.hpp). Both sides count the block's usable size, so
+// the count stays exact whichever delete frees a block (pairs are freed
+// unsized, and mimalloc gives a 24-byte request 32 bytes).
+#include <malloc.h>
+
+#include <cstdlib>
+#include <new>
+
+#include "runtime/memory_meter.hpp"
+
+#if __has_include(<mimalloc.h>) && !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
+#include <mimalloc.h>
+#define HUMUS_ALLOC(n) mi_malloc(n)
+#define HUMUS_FREE(p) mi_free(p)
+#define HUMUS_USABLE(p) mi_usable_size(p)
+#else
+#define HUMUS_ALLOC(n) std::malloc(n)
+#define HUMUS_FREE(p) std::free(p)
+#define HUMUS_USABLE(p) malloc_usable_size(p)
+#endif
+
+namespace {
+
+namespace memory = humus::rt::memory;
+
+// Null when the allocator has no room; `refused` when the cap says no.
+void* const refused = reinterpret_cast<void*>(alignof(std::max_align_t));
+
+[[gnu::noinline]] void* over_flush(void* p, std::size_t n) noexcept {
+  if (memory::allocated_over_flush(n)) return p;
+  memory::freed(n);
+  HUMUS_FREE(p);
+  return refused;
+}
+
+inline void* counted(std::size_t n) noexcept {
+  if (n == 0) n = 1;
+  void* p = HUMUS_ALLOC(n);
+  if (!p) [[unlikely]]
+    return nullptr;
+  n = HUMUS_USABLE(p);
+  if (!memory::allocated_fast(n)) [[unlikely]]
+    return over_flush(p, n);
+  return p;
+}
+
+[[gnu::noinline]] [[noreturn]] void fail(void* p) {
+  if (p == refused) throw memory::MemoryCapReached();
+  throw std::bad_alloc();
+}
+
+inline void* counted_or_throw(std::size_t n) {
+  void* p = counted(n);
+  if (p == nullptr || p == refused) [[unlikely]]
+    fail(p);
+  return p;
+}
+
+inline void* counted_or_null(std::size_t n) noexcept {
+  void* p = counted(n);
+  return p == refused ? nullptr : p;
+}
+
+inline void uncounted(void* p) noexcept {
+  if (!p) return;
+  memory::freed(HUMUS_USABLE(p));
+  HUMUS_FREE(p);
+}
+
+inline void uncounted(void* p, std::size_t) noexcept { uncounted(p); }
+
+// Before main: nothing can have been allocated by another new.
+[[maybe_unused]] const bool installed = (memory::set_counting(true), true);
+
+}  // namespace
+
+void* operator new(std::size_t n) { return counted_or_throw(n); }
+void* operator new[](std::size_t n) { return counted_or_throw(n); }
+void* operator new(std::size_t n, const std::nothrow_t&) noexcept { return counted_or_null(n); }
+void* operator new[](std::size_t n, const std::nothrow_t&) noexcept { return counted_or_null(n); }
+void operator delete(void* p) noexcept { uncounted(p); }
+void operator delete[](void* p) noexcept { uncounted(p); }
+void operator delete(void* p, std::size_t n) noexcept { uncounted(p, n); }
+void operator delete[](void* p, std::size_t n) noexcept { uncounted(p, n); }
+void operator delete(void* p, const std::nothrow_t&) noexcept { uncounted(p); }
+void operator delete[](void* p, const std::nothrow_t&) noexcept { uncounted(p); }
