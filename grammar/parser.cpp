@@ -413,11 +413,15 @@ std::optional<ast::Constant> constant_of(const node& n) {
 // Recursion here follows the nesting of the parse, which the parser limited;
 // only chained calls f(1)(2)(3)... are flat in the tree and deep in the AST,
 // so `depth` counts them against the same limit.
+// Converting a subtree frees it: the parse tree shrinks while the AST grows,
+// so a big program never holds both in full (issue 20: compiling's memory).
+std::unique_ptr<node> take(std::unique_ptr<node>& p) { return std::move(p); }
+
 class converter {
  public:
-  ast::ExprPtr expr(const node& n, std::size_t depth) {
+  ast::ExprPtr expr(node& n, std::size_t depth) {
     auto e = [&](ast::ExprKind k) { return std::make_unique<ast::Expr>(k, loc_of(n)); };
-    const auto& kids = n.children;
+    auto& kids = n.children;
     switch (kind_of(n)) {
       case node_kind::variable: {
         auto x = e(ast::ExprKind::Var);
@@ -428,59 +432,59 @@ class converter {
       case node_kind::c_now: return e(ast::ExprKind::Now);
       case node_kind::lambda: {
         auto x = e(ast::ExprKind::Lambda);
-        x->param = pattern(*kids.at(0), depth + 1);
-        x->body = expr(*kids.at(1), depth + 1);
+        x->param = pattern(*take(kids.at(0)), depth + 1);
+        x->body = expr(*take(kids.at(1)), depth + 1);
         return x;
       }
       case node_kind::block: {
         auto x = e(ast::ExprKind::Block);
         x->stmts.reserve(kids.size());
-        for (const auto& k : kids) x->stmts.push_back(stmt(*k, depth + 1));
+        for (auto& k : kids) x->stmts.push_back(stmt(*take(k), depth + 1));
         return x;
       }
       case node_kind::new_term: {
         auto x = e(ast::ExprKind::New);
-        x->body = expr(*kids.at(0), depth + 1);
+        x->body = expr(*take(kids.at(0)), depth + 1);
         return x;
       }
       case node_kind::let_expr: {
         auto x = e(ast::ExprKind::LetIn);
-        x->equation = std::make_unique<ast::Equation>(equation(*kids.at(0), depth + 1));
-        x->body = expr(*kids.at(1), depth + 1);
+        x->equation = std::make_unique<ast::Equation>(equation(*take(kids.at(0)), depth + 1));
+        x->body = expr(*take(kids.at(1)), depth + 1);
         return x;
       }
       case node_kind::if_expr: {
         auto x = e(ast::ExprKind::If);
         std::size_t i = 0;
         for (; i + 1 < kids.size(); i += 2) {
-          x->branches.push_back({equation(*kids[i], depth + 1), expr(*kids[i + 1], depth + 1)});
+          x->branches.push_back({equation(*take(kids[i]), depth + 1), expr(*take(kids[i + 1]), depth + 1)});
         }
-        if (i < kids.size()) x->body = expr(*kids[i], depth + 1);  // ELSE
+        if (i < kids.size()) x->body = expr(*take(kids[i]), depth + 1);  // ELSE
         return x;
       }
       case node_kind::case_expr: {
         auto x = e(ast::ExprKind::Case);
-        x->body = expr(*kids.at(0), depth + 1);
+        x->body = expr(*take(kids.at(0)), depth + 1);
         for (std::size_t i = 1; i + 1 < kids.size(); i += 2) {
-          x->alternatives.push_back({pattern(*kids[i], depth + 1), expr(*kids[i + 1], depth + 1)});
+          x->alternatives.push_back({pattern(*take(kids[i]), depth + 1), expr(*take(kids[i + 1]), depth + 1)});
         }
         return x;
       }
       case node_kind::tuple_expr: {
         auto x = e(ast::ExprKind::Tuple);
         x->elements.reserve(kids.size());
-        for (const auto& k : kids) x->elements.push_back(expr(*k, depth));
+        for (auto& k : kids) x->elements.push_back(expr(*take(k), depth));
         return x;
       }
       case node_kind::postfix: {
         // children: callee, then one call_args per call, innermost first
         std::size_t calls = kids.size() - 1;
         if (depth + calls > max_nesting_depth) throw syntax_error{{loc_of(n), nesting_message(), false}};
-        ast::ExprPtr x = expr(*kids.at(0), depth + calls);
+        ast::ExprPtr x = expr(*take(kids.at(0)), depth + calls);
         for (std::size_t i = 1; i < kids.size(); ++i) {
           auto call = e(ast::ExprKind::Call);
           call->callee = std::move(x);
-          if (!kids[i]->children.empty()) call->argument = expr(*kids[i]->children[0], depth + calls);
+          if (!kids[i]->children.empty()) call->argument = expr(*take(kids[i])->children[0], depth + calls);
           x = std::move(call);
         }
         return x;
@@ -495,7 +499,7 @@ class converter {
     }
   }
 
-  ast::PatternPtr pattern(const node& n, std::size_t depth) {
+  ast::PatternPtr pattern(node& n, std::size_t depth) {
     auto p = [&](ast::PatternKind k) { return std::make_unique<ast::Pattern>(k, loc_of(n)); };
     switch (kind_of(n)) {
       case node_kind::wildcard: return p(ast::PatternKind::Wildcard);
@@ -519,7 +523,7 @@ class converter {
       case node_kind::ptrn: {
         auto x = p(ast::PatternKind::Tuple);
         x->elements.reserve(n.children.size());
-        for (const auto& k : n.children) x->elements.push_back(pattern(*k, depth));
+        for (auto& k : n.children) x->elements.push_back(pattern(*take(k), depth));
         return x;
       }
       default:
@@ -532,85 +536,85 @@ class converter {
     }
   }
 
-  ast::Equation equation(const node& n, std::size_t depth) {
+  ast::Equation equation(node& n, std::size_t depth) {
     ast::Equation q;
     q.loc = loc_of(n);
-    const auto& kids = n.children;
+    auto& kids = n.children;
     switch (kind_of(n)) {
       case node_kind::function_eqtn:
       case node_kind::def_function:
         q.kind = ast::Equation::Kind::FunctionDef;
         q.name = kids.at(0)->string();
         q.name_loc = loc_of(*kids[0]);
-        q.param = pattern(*kids.at(1), depth);
-        q.body = expr(*kids.at(2), depth);
+        q.param = pattern(*take(kids.at(1)), depth);
+        q.body = expr(*take(kids.at(2)), depth);
         return q;
       case node_kind::match_eqtn:
         q.kind = ast::Equation::Kind::Match;
-        q.lhs = pattern(*kids.at(0), depth);
-        q.rhs = pattern(*kids.at(1), depth);
+        q.lhs = pattern(*take(kids.at(0)), depth);
+        q.rhs = pattern(*take(kids.at(1)), depth);
         return q;
       case node_kind::def_pattern:
         q.kind = ast::Equation::Kind::PatternDef;
-        q.lhs = pattern(*kids.at(0), depth);
-        q.body = expr(*kids.at(1), depth);
+        q.lhs = pattern(*take(kids.at(0)), depth);
+        q.body = expr(*take(kids.at(1)), depth);
         return q;
       default:
         internal_error(n);
     }
   }
 
-  ast::StmtPtr stmt(const node& n, std::size_t depth) {
+  ast::StmtPtr stmt(node& n, std::size_t depth) {
     auto s = [&](ast::StmtKind k) { return std::make_unique<ast::Stmt>(k, loc_of(n)); };
-    const auto& kids = n.children;
+    auto& kids = n.children;
     switch (kind_of(n)) {
       case node_kind::let_stmt: {
         if (kids.size() == 1) {
           auto x = s(ast::StmtKind::Let);
-          x->equation = std::make_unique<ast::Equation>(equation(*kids[0], depth + 1));
+          x->equation = std::make_unique<ast::Equation>(equation(*take(kids[0]), depth + 1));
           return x;
         }
         // LET eqtn IN expr in statement position: an expression statement
         auto let = std::make_unique<ast::Expr>(ast::ExprKind::LetIn, loc_of(n));
-        let->equation = std::make_unique<ast::Equation>(equation(*kids.at(0), depth + 1));
-        let->body = expr(*kids.at(1), depth + 1);
+        let->equation = std::make_unique<ast::Equation>(equation(*take(kids.at(0)), depth + 1));
+        let->body = expr(*take(kids.at(1)), depth + 1);
         auto x = s(ast::StmtKind::Expr);
         x->value = std::move(let);
         return x;
       }
       case node_kind::def_stmt: {
         auto x = s(ast::StmtKind::Let);
-        x->equation = std::make_unique<ast::Equation>(equation(*kids.at(0), depth));
+        x->equation = std::make_unique<ast::Equation>(equation(*take(kids.at(0)), depth));
         return x;
       }
       case node_kind::create_stmt: {
         auto x = s(ast::StmtKind::Create);
         x->name = kids.at(0)->string();
         x->name_loc = loc_of(*kids[0]);
-        x->value = expr(*kids.at(1), depth);
+        x->value = expr(*take(kids.at(1)), depth);
         return x;
       }
       case node_kind::send_stmt: {
         auto x = s(ast::StmtKind::Send);
-        x->value = expr(*kids.at(0), depth);
-        x->target = expr(*kids.at(1), depth);
+        x->value = expr(*take(kids.at(0)), depth);
+        x->target = expr(*take(kids.at(1)), depth);
         return x;
       }
       case node_kind::after_stmt: {
         auto x = s(ast::StmtKind::After);
-        x->delay = expr(*kids.at(0), depth);
-        x->value = expr(*kids.at(1), depth);
-        x->target = expr(*kids.at(2), depth);
+        x->delay = expr(*take(kids.at(0)), depth);
+        x->value = expr(*take(kids.at(1)), depth);
+        x->target = expr(*take(kids.at(2)), depth);
         return x;
       }
       case node_kind::become_stmt: {
         auto x = s(ast::StmtKind::Become);
-        x->value = expr(*kids.at(0), depth);
+        x->value = expr(*take(kids.at(0)), depth);
         return x;
       }
       case node_kind::throw_stmt: {
         auto x = s(ast::StmtKind::Throw);
-        x->value = expr(*kids.at(0), depth);
+        x->value = expr(*take(kids.at(0)), depth);
         return x;
       }
       case node_kind::import_stmt: {
@@ -703,7 +707,7 @@ ParseResult parse_program(ast::SourcePtr source) {
     if (root) {
       converter conv;
       program.stmts.reserve(root->children.size());
-      for (const auto& child : root->children) program.stmts.push_back(conv.stmt(*child, 0));
+      for (auto& child : root->children) program.stmts.push_back(conv.stmt(*take(child), 0));
     }
     result.program = std::move(program);
   } catch (const syntax_error& e) {

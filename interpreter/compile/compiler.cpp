@@ -139,10 +139,19 @@ using Labels = std::vector<uint32_t>;  // instructions whose jump target is stil
 constexpr uint32_t kNoReg = UINT32_MAX - 1;  // setup_call: no preferred register
 
 // Once a Proto's code is whole: last reads become moves, then each end of a
-// frame learns which registers it must release.
+// frame learns which registers it must release. Its tables then keep no
+// spare capacity: a script of many small functions is mostly Protos.
 void plan_registers(Proto& p) {
   plan_moves(p);
   plan_drops(p);
+  p.code.shrink_to_fit();
+  p.pos.shrink_to_fit();
+  p.consts.shrink_to_fit();
+  p.globals.shrink_to_fit();
+  p.closures.shrink_to_fit();
+  p.blocks.shrink_to_fit();
+  p.groups.shrink_to_fit();
+  p.switches.shrink_to_fit();
 }
 
 // The built-ins computed in place, by global name (two arguments).
@@ -161,6 +170,13 @@ class Compiler {
       : source_(program.source), rt_(rt), arena_(arena) {}
 
   std::unique_ptr<TopStmt> top(const ast::Stmt& s);
+  // Forgets the statement's syntax nodes (the maps below are keyed by their
+  // addresses, which the next statement's nodes may reuse once it is freed).
+  void end_statement() {
+    lambdas_.clear();
+    blocks_.clear();
+    captures_.clear();  // what each of the statement's functions captures
+  }
   std::vector<CompileWarning> warnings;
   std::vector<GlobalUse> global_reads;
   std::vector<std::string> global_defs;
@@ -1657,12 +1673,19 @@ std::unique_ptr<TopStmt> Compiler::top(const ast::Stmt& s) {
 
 }  // namespace
 
-std::unique_ptr<CompiledUnit> compile_program(const ast::Program& program, rt::Runtime& rt, CodeArena& arena) {
+std::unique_ptr<CompiledUnit> compile_program(ast::Program& program, rt::Runtime& rt, CodeArena& arena) {
   arena.keep(program.source);
   auto unit = std::make_unique<CompiledUnit>();
   unit->source = program.source;
+  unit->stmts.reserve(program.stmts.size());
   Compiler c(program, rt, arena);
-  for (const auto& s : program.stmts) unit->stmts.push_back(c.top(*s));
+  for (auto& s : program.stmts) {
+    unit->stmts.push_back(c.top(*s));
+    // A statement's syntax tree is not needed once it is compiled: freeing
+    // it as we go keeps a big script's tree and code from peaking together.
+    c.end_statement();
+    s.reset();
+  }
   unit->warnings = std::move(c.warnings);
   unit->global_reads = std::move(c.global_reads);
   unit->global_defs = std::move(c.global_defs);

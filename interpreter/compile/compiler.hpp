@@ -16,6 +16,7 @@
 namespace humus::interp {
 
 // Compiles a whole parsed program (all or nothing: throws on the first error).
-std::unique_ptr<CompiledUnit> compile_program(const ast::Program& program, rt::Runtime& rt, CodeArena& arena);
+// It frees each statement's syntax tree once compiled: `program` is used up.
+std::unique_ptr<CompiledUnit> compile_program(ast::Program& program, rt::Runtime& rt, CodeArena& arena);
 
 }  // namespace humus::interp
