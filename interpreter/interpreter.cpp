@@ -70,6 +70,13 @@ CompiledUnit* Interpreter::load_capped(ast::SourcePtr source, Outcome* outcome, 
   }
 }
 
+std::string Interpreter::unhandled_note() const {
+  const uint64_t n = runtime_->stats().unhandled;
+  if (n == 0) return "";
+  return "humus: warning: " + std::to_string(n) + (n == 1 ? " message was" : " messages were") +
+         " not handled (run with -W to see which)\n";
+}
+
 Interpreter::Outcome Interpreter::run(const CompiledUnit& unit, const std::function<void(const rt::Value&)>& on_value) {
   for (const auto& t : unit.stmts) {
     Outcome o = run_stmt(unit, *t, on_value);

@@ -58,6 +58,12 @@ class Interpreter {
   // the run reports that.
   bool check_names(const CompiledUnit& unit, bool as_errors);
 
+  // The line a run without -W ends with when messages were dropped
+  // unhandled ("humus: warning: 2 messages were not handled (run with -W to
+  // see which)"), or "" when none were: the command and the playground say
+  // the same.
+  std::string unhandled_note() const;
+
   // IMPORT (LANGUAGE.md section 10), for hosts: runs module `name` once per
   // interpreter, as `IMPORT "name"` in a file in folder `from_dir` would
   // ("" = the current directory). A name without '/' and without ".hum" is a

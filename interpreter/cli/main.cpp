@@ -328,10 +328,7 @@ int run(const Options& o, humus::ast::SourcePtr source) {
                  stats.unhandled, stats.errors, stats.actors, interp.runtime().threads());
     if (o.stats) print_stats(stats, !ro.cluster.url.empty());
     // Dropped messages are silent by default; say that there were some.
-    if (stats.unhandled && !o.warn_unhandled && o.trace.empty())
-      humus::cli::write_stderr("humus: warning: " + std::to_string(stats.unhandled) +
-                               (stats.unhandled == 1 ? " message was" : " messages were") +
-                               " not handled (run with -W to see which)\n");
+    if (!o.warn_unhandled && o.trace.empty()) humus::cli::write_stderr(interp.unhandled_note());
     if (interp.runtime().had_error()) status = kExitRuntimeError;
     limit_stop();
   });

@@ -43,6 +43,7 @@ struct Session {
   humus::trace::Diagram diagram;
   std::unique_ptr<Interpreter> interp;
   int outcome = kOk;
+  bool noted = false;  // the unhandled-messages note is written
   std::string svg;
 };
 Session* g_session = nullptr;
@@ -86,7 +87,8 @@ EMSCRIPTEN_KEEPALIVE int humus_start(const char* code, int length, const char* n
   auto source = std::make_shared<humus::ast::Source>(humus::ast::Source{name, std::string(code, std::size_t(length))});
   Interpreter::Outcome outcome;
   humus::interp::CompiledUnit* unit = s.interp->load(source, &outcome);
-  if (!unit) return s.outcome = kCompileError;
+  // A name defined nowhere stops the program before anything runs, as in the command.
+  if (!unit || !s.interp->check_names(*unit, true)) return s.outcome = kCompileError;
   Interpreter::Outcome ran = s.interp->run(*unit);
   if (ran == Interpreter::Outcome::SyntaxError || ran == Interpreter::Outcome::CompileError)
     s.outcome = kCompileError;  // in an IMPORTed module
@@ -106,8 +108,16 @@ EMSCRIPTEN_KEEPALIVE int humus_step(int budget_ms) {
   humus::rt::Runtime::Slice slice = s.interp->runtime().run_for(std::chrono::milliseconds(budget_ms));
   finish(s);
   if (slice.more) return kRunning;
+  if (slice.wait_ms < 0) {  // the run is over: say so if messages were dropped, as the command does
+    if (!s.noted) {
+      const std::string note = s.interp->unhandled_note();
+      js_err(note.data(), int(note.size()));
+      s.noted = true;
+    }
+    return kDone;
+  }
   // A timer years away (AFTER 10^13) waits as long as setTimeout can.
-  return slice.wait_ms < 0 ? kDone : int(std::min<int64_t>(slice.wait_ms, kMaxWaitMs));
+  return int(std::min<int64_t>(slice.wait_ms, kMaxWaitMs));
 }
 
 // Stop: the queued messages and timers are dropped.
