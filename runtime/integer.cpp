@@ -22,6 +22,7 @@ namespace {
 // through and the operation's scratch space is what leaks. The size checks
 // below (integer_limit) keep it a rare path. Unsized deletes: clang 14 has
 // no sized delete without -fsized-deallocation.
+#ifndef HUMUS_MINI_GMP
 void* gmp_alloc(size_t n) { return ::operator new(n); }
 void* gmp_realloc(void* p, size_t old, size_t n) {
   void* q = ::operator new(n);
@@ -31,8 +32,11 @@ void* gmp_realloc(void* p, size_t old, size_t n) {
 }
 void gmp_free(void* p, size_t) { ::operator delete(p); }
 
-// Before main: every mpz is made and freed with the same functions.
+// Before main: every mpz is made and freed with the same functions. Not for
+// mini-gmp (the playground): it calls realloc with an old size of 0, so the
+// copy above would lose the number; there, its own malloc/realloc stay.
 [[maybe_unused]] const bool gmp_installed = (mp_set_memory_functions(gmp_alloc, gmp_realloc, gmp_free), true);
+#endif
 
 static_assert(sizeof(mp_limb_t) == 8, "a small integer is assumed to fit in one limb");
 
