@@ -49,8 +49,8 @@ if [ "${HUMUS_QUICK:-0}" != "1" ]; then
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${fuzz_missing[@]}" >/dev/null
   fi
   cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ -DHUMUS_FUZZ=ON >/dev/null
-  cmake --build build-fuzz -j"$jobs" --target fuzz_parse fuzz_run fuzz_decode
-  for target in fuzz_parse fuzz_run fuzz_decode; do
+  cmake --build build-fuzz -j"$jobs" --target fuzz_parse fuzz_run fuzz_decode fuzz_alloc
+  for target in fuzz_parse fuzz_run fuzz_decode fuzz_alloc; do
     mkdir -p "build-fuzz/corpus/$target"
     seeds=tests/fuzz/corpus
     [ "$target" = fuzz_decode ] && seeds=tests/fuzz/corpus_decode
