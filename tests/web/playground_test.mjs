@@ -120,12 +120,12 @@ SEND (p2, 3) TO p1
   // 5. A compile error and a runtime error in an actor: both with line and column; the failed event in the diagram.
   await typeProgram('SEND 1 TO nobody\n');
   s = await runAndWait();
-  check(s.outcome === 'runtime-error' && /^program\.hum:1:11: runtime error: 'nobody' is not defined/m.test(await text('#output')),
-        'an undefined name: an error at 1:11', await text('#output'));
+  check(s.outcome === 'compile-error' && /^program\.hum:1:11: error: 'nobody' is not defined/m.test(await text('#output')),
+        'an undefined name: an error at 1:11 before anything runs', await text('#output'));
   await typeProgram('CREATE a WITH \\x.[\n  SEND x TO println\n  THROW (#too_big, x)\n]\nSEND 7 TO a\n');
   s = await runAndWait();
   const out5 = await text('#output');
-  check(s.outcome === 'runtime-error' && /^program\.hum:3:\d+: runtime error in actor @\d+: THROW #too_big, 7/m.test(out5) &&
+  check(s.outcome === 'runtime-error' && /^program\.hum:3:\d+: runtime error in actor a@\d+: THROW #too_big, 7/m.test(out5) &&
         out5.includes('while handling message: 7') && !out5.startsWith('7'),
         'a runtime error in an actor names its line, column and message', out5);
   check(await page.$eval('#diagram svg', (e) => e.textContent.includes('✗')), 'the failed event is marked in the diagram');
