@@ -53,8 +53,10 @@ SOURCES
   rm -rf "$apt"
 fi
 
-if [ ! -f "$dir/build.ninja" ]; then
-  emcmake cmake -S playground -B "$dir" -G Ninja -DHUMUS_MINI_GMP_DIR="$root/$dir/mini-gmp" >/dev/null
+# (Configured again when the build folder was made from another source folder.)
+if [ ! -f "$dir/build.ninja" ] || ! grep -qx "CMAKE_HOME_DIRECTORY:INTERNAL=$root/interpreter/web" "$dir/CMakeCache.txt"; then
+  rm -rf "$dir/CMakeCache.txt" "$dir/CMakeFiles"
+  emcmake cmake -S interpreter/web -B "$dir" -G Ninja -DHUMUS_MINI_GMP_DIR="$root/$dir/mini-gmp" >/dev/null
 fi
 cmake --build "$dir" -j"${HUMUS_JOBS:-$(nproc)}"
 
@@ -62,7 +64,7 @@ cmake --build "$dir" -j"${HUMUS_JOBS:-$(nproc)}"
 site="$dir/site"
 rm -rf "$site"
 mkdir -p "$site"
-cp playground/page/* "$dir/humus.js" "$site/"
+cp interpreter/web/page/* "$dir/humus.js" "$site/"
 node -e '
   const fs = require("fs"), path = require("path");
   const names = fs.readdirSync("scripts").filter((f) => f.endsWith(".hum")).sort();
@@ -83,4 +85,4 @@ case "${1:-}" in
     node tests/web/playground_test.mjs "$site" "$root" ${HUMUS_SCREENSHOT:+"$HUMUS_SCREENSHOT"}
     exit 0 ;;
 esac
-exec node playground/serve.mjs "$site" "${PORT:-8080}"
+exec node interpreter/web/serve.mjs "$site" "${PORT:-8080}"

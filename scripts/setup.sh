@@ -22,7 +22,7 @@ fi
 # Node.js and the npm packages of the tests that run in it: the JSON trace's
 # schema test and the playground's browser test (tests/web/package-lock.json),
 # the TextMate grammar's and the VS Code extension's tests
-# (editors/vscode/package-lock.json).
+# (interpreter/lsp/vscode/package-lock.json).
 if ! command -v npm >/dev/null; then
   echo "setup: installing nodejs npm"
   sudo=""
@@ -34,10 +34,10 @@ if [ ! -f tests/web/node_modules/.package-lock.json ] || [ tests/web/package-loc
   echo "setup: installing the npm packages of tests/web"
   (cd tests/web && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
 fi
-if [ ! -f editors/vscode/node_modules/.package-lock.json ] ||
-  [ editors/vscode/package-lock.json -nt editors/vscode/node_modules/.package-lock.json ]; then
-  echo "setup: installing the npm packages of editors/vscode"
-  (cd editors/vscode && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
+if [ ! -f interpreter/lsp/vscode/node_modules/.package-lock.json ] ||
+  [ interpreter/lsp/vscode/package-lock.json -nt interpreter/lsp/vscode/node_modules/.package-lock.json ]; then
+  echo "setup: installing the npm packages of interpreter/lsp/vscode"
+  (cd interpreter/lsp/vscode && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
 fi
 
 build_dir="${HUMUS_BUILD_DIR:-build}"

@@ -1,7 +1,7 @@
 // The interpreter's side of the browser playground (docs/playground.md),
-// compiled to WebAssembly by playground/CMakeLists.txt only.
+// compiled to WebAssembly by interpreter/web/CMakeLists.txt only.
 //
-// The page runs this module in a Web Worker (playground/page/worker.js),
+// The page runs this module in a Web Worker (page/worker.js),
 // which calls the functions below through Module.ccall and hears back
 // through the js_* functions: program output, diagnostics (the same text as
 // the humus command's, so "program.hum:3:5: error: ..."), and whether Stop
@@ -31,7 +31,7 @@ namespace {
 
 using humus::interp::Interpreter;
 
-// The stack emscripten gives the module (-sTOTAL_STACK in playground/CMakeLists.txt).
+// The stack emscripten gives the module (-sTOTAL_STACK in interpreter/web/CMakeLists.txt).
 constexpr std::size_t kStack = std::size_t(16) << 20;
 
 enum Status { kRunning = -2, kDone = -1 };

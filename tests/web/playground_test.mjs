@@ -19,7 +19,7 @@ function check(ok, what, detail = '') {
 }
 
 // The page's server, as scripts/playground.sh runs it, on a free port.
-const server = spawn(process.execPath, [join(root, 'playground/serve.mjs'), site, '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+const server = spawn(process.execPath, [join(root, 'interpreter/web/serve.mjs'), site, '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
 const url = await new Promise((resolve, reject) => {
   server.stdout.on('data', (d) => { const m = /serving (\S+)/.exec(String(d)); if (m) resolve(m[1]); });
   server.on('exit', (code) => reject(new Error(`the server exited (${code})`)));

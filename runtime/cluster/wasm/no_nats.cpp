@@ -1,4 +1,4 @@
-// The browser build's Link and JetStreamTopics (playground/CMakeLists.txt
+// The browser build's Link and JetStreamTopics (interpreter/web/CMakeLists.txt
 // compiles this instead of link.cpp and jetstream_topics.cpp): a page has
 // no NATS client, so joining a cluster fails with a clear error; everything
 // else of cluster/ (the `cluster` actor, names, in-memory topics) works as

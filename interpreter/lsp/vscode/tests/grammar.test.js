@@ -9,7 +9,7 @@ const assert = require('node:assert');
 const fs = require('node:fs');
 const path = require('node:path');
 
-const root = path.join(__dirname, '..', '..', '..');
+const root = path.join(__dirname, '..', '..', '..', '..');
 const grammar = JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'syntaxes', 'humus.tmLanguage.json'), 'utf8'));
 
 // The words of the alternation in each rule of a repository entry.

@@ -1,7 +1,7 @@
 // The extension's way of starting the server (server.js), spoken to with
 // vscode-jsonrpc, the JSON-RPC library of VS Code's own language client:
 // the handshake, a syntax error published with its range, hover.
-// $HUMUS is the humus command (ctest sets it; else ../../build/humus).
+// $HUMUS is the humus command (ctest sets it; else build/humus at the top).
 'use strict';
 
 const test = require('node:test');
@@ -11,7 +11,7 @@ const { spawn } = require('node:child_process');
 const rpc = require('vscode-jsonrpc/node');
 const { serverOptions } = require('../server');
 
-const humus = process.env.HUMUS || path.join(__dirname, '..', '..', '..', 'build', 'humus');
+const humus = process.env.HUMUS || path.join(__dirname, '..', '..', '..', '..', 'build', 'humus');
 const settings = { 'server.path': humus, 'server.logLevel': 'error' };
 const config = { get: (key, fallback) => settings[key] ?? fallback };
 

@@ -2,7 +2,7 @@
 // The page is static; the server adds the cross-origin isolation headers, so
 // the page can share a SharedArrayBuffer with its worker (how Stop reaches a
 // program busy in an endless loop, docs/playground.md).
-//   node playground/serve.mjs SITE_DIR [PORT]   (PORT 0: any free port)
+//   node interpreter/web/serve.mjs SITE_DIR [PORT]   (PORT 0: any free port)
 // Prints "serving http://127.0.0.1:PORT/" once it listens.
 import { createServer } from 'node:http';
 import { readFile } from 'node:fs/promises';
