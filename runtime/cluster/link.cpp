@@ -21,13 +21,13 @@ std::vector<std::string> split_urls(const std::string& urls) {
   return out;
 }
 
-[[noreturn]] void fail(const ClusterOptions& o, const std::string& what, natsStatus s) {
+[[noreturn]] void fail(const ClusterOptions& o, const std::string& what, natsStatus s, const char* hint = "") {
   // nats_GetLastError's text names no credentials; the URL is redacted.
   natsStatus last = NATS_OK;
   const char* detail = nats_GetLastError(&last);
   std::string text = "cannot join the cluster at " + redact_urls(o.url) + ": " + what + ": " + natsStatus_GetText(s);
   if (detail && *detail && std::string_view(detail) != natsStatus_GetText(s)) text += std::string(" (") + detail + ")";
-  throw ClusterError(text);
+  throw ClusterError(text + hint);
 }
 
 void check(const ClusterOptions& o, const char* what, natsStatus s) {
@@ -74,7 +74,12 @@ Link::Link(const ClusterOptions& o, const std::string& client_name, Events event
   if (s != NATS_OK) {
     natsOptions_Destroy(opts_);
     opts_ = nullptr;
-    fail(o, "no connection", s);
+    // A TLS server that wants a client certificate just hangs up on a
+    // client without one: nats.c then says only "Expected 'PONG'".
+    const bool maybe_client_cert = tls && o.tls_cert.empty() && s == NATS_PROTOCOL_ERROR;
+    fail(o, "no connection", s,
+         maybe_client_cert ? "; if the server wants a client certificate, give it with HUMUS_NATS_CERT and HUMUS_NATS_KEY"
+                           : "");
   }
   max_payload_ = natsConnection_GetMaxPayload(nc_);
 }
