@@ -13,9 +13,11 @@
 
 namespace humus::rt {
 
+namespace detail {
+thread_local IntegerLimit tl_integer_limit;
+}
+
 namespace {
-std::atomic<uint64_t> g_integer_limit{kDefaultIntegerLimit};
-std::atomic<uint64_t> g_integer_limit_memory{0};  // the --max-memory it came from, 0: the default
 
 std::string format_seconds(double s) {
   char buf[32];
@@ -84,15 +86,14 @@ uint64_t resident_bytes() {
   return uint64_t(resident) * uint64_t(sysconf(_SC_PAGESIZE));
 }
 
-void set_integer_limit(uint64_t bytes, uint64_t max_memory) {
-  g_integer_limit.store(bytes, std::memory_order_relaxed);
-  g_integer_limit_memory.store(max_memory, std::memory_order_relaxed);
+IntegerLimit IntegerLimit::of(const Limits& limits) {
+  if (limits.max_integer) return {limits.max_integer, 0};
+  if (limits.max_memory) return {limits.max_memory / 8, limits.max_memory};
+  return {};
 }
 
-uint64_t integer_limit() { return g_integer_limit.load(std::memory_order_relaxed); }
-
 void integer_too_large(uint64_t bits) {
-  uint64_t mem = g_integer_limit_memory.load(std::memory_order_relaxed);
+  const uint64_t mem = detail::tl_integer_limit.max_memory;
   std::string why = mem ? "over an eighth of --max-memory " + format_byte_size(mem)
                         : "over the " + format_byte_size(integer_limit()) + " limit; see --max-memory";
   runtime_error({}, "integer too large (" + std::to_string(bits) + " bits, " + why + ")");

@@ -39,6 +39,7 @@ struct Limits {
   uint64_t max_events = 0;  // message-events run; 0: no limit
   uint64_t max_actors = 0;  // actors created by the program (built-ins not counted); 0: no limit
   uint64_t max_memory = 0;  // bytes allocated, and resident set size; 0: no limit (see integer_limit)
+  uint64_t max_integer = 0; // bytes of an integer's magnitude; 0: an eighth of max_memory, or kDefaultIntegerLimit
   double timeout = 0;       // seconds of wall time from the runtime's creation; 0: no limit
   // Called (on the monitor thread) when a limit stopped the run but the
   // runtime was not stopped kStuckGrace later: some event does not finish.
@@ -66,14 +67,24 @@ std::string format_byte_size(uint64_t bytes);
 // The process's resident set size in bytes (0 if unknown).
 uint64_t resident_bytes();
 
-// The largest integer arithmetic may produce, in bytes of magnitude: an
-// eighth of --max-memory when that is set (the operands, GMP's scratch
-// space and the garbage of the computation need room too), else
-// kDefaultIntegerLimit. Process-wide: the last
-// runtime created with a memory limit sets it.
+// The largest integer arithmetic may produce, in bytes of magnitude:
+// Limits::max_integer when set, else an eighth of --max-memory when that is
+// set (the operands, GMP's scratch space and the garbage of the computation
+// need room too), else kDefaultIntegerLimit. A property of each runtime:
+// the runtime points the thread at its own as each event or top-level
+// statement starts (use_integer_limit), so runtimes with different limits
+// work side by side in one process.
 inline constexpr uint64_t kDefaultIntegerLimit = uint64_t(1) << 27;  // 128M: ~320 million decimal digits
-void set_integer_limit(uint64_t bytes, uint64_t max_memory);
-uint64_t integer_limit();
+struct IntegerLimit {
+  uint64_t bytes = kDefaultIntegerLimit;
+  uint64_t max_memory = 0;  // the --max-memory it came from (for the message); 0: none
+  static IntegerLimit of(const Limits& limits);
+};
+namespace detail {
+extern thread_local IntegerLimit tl_integer_limit;  // a copy: nothing dangles when a runtime goes
+}
+inline void use_integer_limit(const IntegerLimit& limit) { detail::tl_integer_limit = limit; }
+inline uint64_t integer_limit() { return detail::tl_integer_limit.bytes; }
 // Fails the event: "integer too large (...)". `bits`: the result's size.
 [[noreturn]] void integer_too_large(uint64_t bits);
 inline void check_integer_bits(uint64_t bits) {

@@ -100,10 +100,8 @@ Runtime::Runtime(RuntimeOptions options)
   if (lim.max_events) max_events_ = lim.max_events;
   if (lim.max_actors) actor_id_cap_ = next_actor_id_.load(std::memory_order_relaxed) - 1 + lim.max_actors;
   actor_id_check_ = tracer_ ? 0 : actor_id_cap_;
-  if (lim.max_memory) {
-    set_integer_limit(lim.max_memory / 8, lim.max_memory);
-    memory::set_cap(lim.max_memory);
-  }
+  integer_limit_ = IntegerLimit::of(lim);
+  if (lim.max_memory) memory::set_cap(lim.max_memory);
   if (lim.needs_monitor())
     monitor_ = std::make_unique<LimitMonitor>(
         options_.limits, [this](LimitKind k) { stop_for_limit(k); }, [this] { return limit_reached(); });
@@ -321,6 +319,7 @@ void Runtime::settle_failed_delivery(Context& cx) {
 
 void Runtime::run_event(Actor& actor, Value& message, Context& cx) {
   cx.self = &actor;
+  use_integer_limit(integer_limit_);  // this runtime's, whichever ran on the thread before
   uint64_t own_events = cx.events.load(std::memory_order_relaxed) + 1;  // Context::bump, keeping the count
   cx.events.store(own_events, std::memory_order_relaxed);
   if ((own_events & 1023) == 0 || own_events >= max_events_) [[unlikely]]

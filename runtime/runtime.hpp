@@ -225,6 +225,7 @@ class Runtime final : public EventRunner {
   std::mt19937_64 rng_;  // used only inside `random`'s events, one at a time
   // Limits: UINT64_MAX when not set, so the checks are one compare.
   uint64_t max_events_ = UINT64_MAX;
+  IntegerLimit integer_limit_;  // what integer arithmetic may make in this runtime's code
   uint64_t actor_id_cap_ = UINT64_MAX;    // the last actor id allowed
   uint64_t actor_id_check_ = UINT64_MAX;  // the cap, or 0 when tracing (every new actor is noted)
   std::atomic<int> limit_hit_{0};         // a LimitKind

@@ -11,12 +11,6 @@
 
 #include "../unit/alloc_failure/failing_new.hpp"
 #include "fuzz_program.hpp"
-#include "runtime/limits.hpp"
-
-extern "C" int LLVMFuzzerInitialize(int*, char***) {
-  humus::rt::set_integer_limit(64 << 10, 256 << 10);  // as in fuzz_run
-  return 0;
-}
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size < 2 || size > 4098) return -1;

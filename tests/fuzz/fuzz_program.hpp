@@ -1,5 +1,6 @@
 // What fuzz_run and fuzz_alloc do with an input: run it as a small program
-// under tight resource limits (runtime/limits.hpp) on one worker thread.
+// under tight resource limits (runtime/limits.hpp: at most 2000 events, 200
+// actors, 1 second, integers of 64 KB) on one worker thread.
 // Programs that end, fail, or hit a limit are all fine; a crash, leak or
 // sanitizer report is a bug.
 #pragma once
@@ -27,6 +28,9 @@ inline void run_program(std::string code, const std::function<void()>& armed = {
   ro.limits.max_events = 2000;
   ro.limits.max_actors = 200;
   ro.limits.timeout = 1.0;
+  // Integers past 64 KB fail their event (--max-memory itself would cap
+  // the process's allocations, which a sanitizer's own make meaningless).
+  ro.limits.max_integer = 64 << 10;
   rt::run_on_big_stack([&] {
     interp::Interpreter interp(ro);
     if (interp.load_prelude() != interp::Interpreter::Outcome::Ok) __builtin_trap();

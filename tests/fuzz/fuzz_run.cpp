@@ -9,15 +9,6 @@
 #include <string>
 
 #include "fuzz_program.hpp"
-#include "runtime/limits.hpp"
-
-extern "C" int LLVMFuzzerInitialize(int*, char***) {
-  // Integers past 64 KB fail their event, as with --max-memory 256K
-  // (--max-memory itself watches the resident set, which means nothing
-  // under a sanitizer).
-  humus::rt::set_integer_limit(64 << 10, 256 << 10);
-  return 0;
-}
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size > 4096) return -1;  // small programs: the point is what they do
