@@ -146,6 +146,9 @@ struct alignas(64) Context {
   // no locked instruction); read by Runtime::stats from anywhere.
   std::atomic<uint64_t> events{0};
   std::atomic<uint64_t> unhandled{0};
+  // Calls the running event has made, as counted at the VM's safe points
+  // (every kSafePointTicks calls): for Limits::max_steps.
+  uint64_t steps = 0;
 
   static void bump(std::atomic<uint64_t>& counter) {
     counter.store(counter.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);

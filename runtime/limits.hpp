@@ -40,6 +40,7 @@ struct Limits {
   uint64_t max_actors = 0;  // actors created by the program (built-ins not counted); 0: no limit
   uint64_t max_memory = 0;  // bytes allocated, and resident set size; 0: no limit (see integer_limit)
   uint64_t max_integer = 0; // bytes of an integer's magnitude; 0: an eighth of max_memory, or kDefaultIntegerLimit
+  uint64_t max_steps = 0;   // calls and tail calls one event (or top-level statement) may make; 0: no limit
   double timeout = 0;       // seconds of wall time from the runtime's creation; 0: no limit
   // Called (on the monitor thread) when a limit stopped the run but the
   // runtime was not stopped kStuckGrace later: some event does not finish.

@@ -229,12 +229,18 @@ void Runtime::interrupt() {
   stop_for_limit(LimitKind::Interrupted);
 }
 
-void Runtime::safe_point(const SourceLoc& loc) {
+void Runtime::safe_point(Context& cx, uint32_t calls, const SourceLoc& loc) {
   if (interrupted_.load(std::memory_order_relaxed) ||
       (options_.interrupt_requested && options_.interrupt_requested())) {
     interrupt();
     runtime_error(loc, "interrupted");
   }
+  // A limit stopped the run: an event that would never end ends here (rolled
+  // back; the limit is what gets reported), instead of being given up on.
+  if (limit_hit_.load(std::memory_order_relaxed) != 0) runtime_error(loc, "stopped: " + limit_message());
+  cx.steps += calls;
+  if (const uint64_t max = options_.limits.max_steps; max && cx.steps > max) [[unlikely]]
+    runtime_error(loc, "this event made more than " + std::to_string(max) + " calls (--max-steps); it is undone");
 }
 
 void Runtime::send(const Value& target, Value message) {
@@ -319,6 +325,7 @@ void Runtime::settle_failed_delivery(Context& cx) {
 
 void Runtime::run_event(Actor& actor, Value& message, Context& cx) {
   cx.self = &actor;
+  cx.steps = 0;
   use_integer_limit(integer_limit_);  // this runtime's, whichever ran on the thread before
   uint64_t own_events = cx.events.load(std::memory_order_relaxed) + 1;  // Context::bump, keeping the count
   cx.events.store(own_events, std::memory_order_relaxed);

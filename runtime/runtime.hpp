@@ -126,8 +126,10 @@ class Runtime final : public EventRunner {
   // dropped, and an event still running fails at its next safe point
   // (interpreter/engine/vm.cpp). limit_reached() is then Interrupted.
   void interrupt();
-  // A safe point of compiled code: fails the event when the run is interrupted.
-  void safe_point(const SourceLoc& loc);
+  // A safe point of compiled code, every `calls` calls: fails the event when
+  // the run is interrupted or stopped by a limit, or when the event has made
+  // more than Limits::max_steps calls.
+  void safe_point(Context& cx, uint32_t calls, const SourceLoc& loc);
   // The same, for at most `limit`; true if quiescent (embedding hosts).
   bool wait_idle_for(std::chrono::nanoseconds limit) { return dispatcher_.wait_idle_for(limit); }
   uint64_t drain() { return dispatcher_.drain(); }

@@ -75,6 +75,7 @@ void Runtime::fire_traced(uint64_t id, Value target, Value message) {
 
 void Runtime::begin_outside(Context& cx) {
   use_integer_limit(integer_limit_);  // top-level code and host calls: this runtime's integer limit
+  cx.steps = 0;
   if (!tracer_) return;
   cx.outside_trace = std::make_unique<TraceEvent>();
   cx.outside_trace->time_us = now_us();

@@ -388,6 +388,9 @@ int run_command(int argc, char** argv) {
       ->check(CLI::Range(uint64_t(1), UINT64_MAX));
   app.add_option("--max-actors", o.limits.max_actors, "stop when the program creates more than N actors")
       ->check(CLI::Range(uint64_t(1), UINT64_MAX));
+  app.add_option("--max-steps", o.limits.max_steps,
+                 "fail an event (undone; the run goes on) that makes more than N calls: an endless loop")
+      ->check(CLI::Range(uint64_t(1), UINT64_MAX));
   std::string max_memory;
   app.add_option("--max-memory", max_memory, "stop when resident memory reaches BYTES (suffixes K, M, G, T)")
       ->check([](const std::string& s) {

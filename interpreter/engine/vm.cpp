@@ -65,7 +65,8 @@ constexpr size_t kMaxStack = size_t(1) << 26;
 
 // Every so many calls and tail calls (the only ways code can run for long:
 // Humus loops are tail calls), the running event asks the runtime whether
-// the run was interrupted (Runtime::safe_point): one decrement per call.
+// the run was interrupted or stopped, and counts the calls against
+// --max-steps (Runtime::safe_point): one decrement per call.
 constexpr uint32_t kSafePointTicks = 1 << 16;
 
 // What ends a frame, and what the end gives the C++ caller of an entry frame.
@@ -228,7 +229,9 @@ VmState& vm_of(rt::Context& cx) {
 
 [[noreturn, gnu::noinline]] void too_deep(const rt::SourceLoc& loc) { rt::recursion_too_deep(loc); }
 
-[[gnu::noinline]] void safe_point(rt::Context& cx, const rt::SourceLoc& loc) { cx.rt.safe_point(loc); }
+[[gnu::noinline]] void safe_point(rt::Context& cx, const rt::SourceLoc& loc) {
+  cx.rt.safe_point(cx, kSafePointTicks, loc);
+}
 
 bool is_humus(const Value& fn) { return fn.is(rt::ObjKind::Closure) && fn.as<rt::Closure>()->code->tail_callable; }
 const LambdaCode& code_of(const Value& fn) { return static_cast<const LambdaCode&>(*fn.as<rt::Closure>()->code); }
