@@ -54,8 +54,8 @@ if [ "${HUMUS_QUICK:-0}" != "1" ]; then
     mkdir -p "build-fuzz/corpus/$target"
     seeds=tests/fuzz/corpus
     [ "$target" = fuzz_decode ] && seeds=tests/fuzz/corpus_decode
-    # -fork: an input that never finishes (an endless loop inside one event,
-    # which nothing can interrupt) is a timeout, reported and skipped; a
+    # -fork: an input that never finishes (code that makes no call for long,
+    # out of the safe points' reach) is a timeout, reported and skipped; a
     # crash, leak or sanitizer report stops the run and fails.
     if ! ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
       "build-fuzz/tests/fuzz/$target" -seed="${HUMUS_FUZZ_SEED:-1}" -fork=1 -ignore_timeouts=1 -ignore_ooms=0 -ignore_crashes=0 -timeout=10 \

@@ -1,9 +1,10 @@
 // libFuzzer target: run arbitrary small programs under tight resource limits
 // (fuzz_program.hpp).
 //
-// An event that never finishes (an endless tail-recursive loop) cannot be
-// interrupted (docs/reliability.md): run this target with libFuzzer's -fork
-// mode, where such inputs are timeouts that are reported and ignored.
+// An endless loop inside one event is ended by the 1 s timeout at the VM's
+// next safe point (docs/reliability.md); code that makes no call for long
+// can still hang: run this target with libFuzzer's -fork mode, where such
+// inputs are timeouts that are reported and ignored.
 #include <cstddef>
 #include <cstdint>
 #include <string>
