@@ -149,6 +149,9 @@ struct alignas(64) Context {
   // Calls the running event has made, as counted at the VM's safe points
   // (every kSafePointTicks calls): for Limits::max_steps.
   uint64_t steps = 0;
+  // Runtime::interrupt_events's count when the running event began: a
+  // different count at a safe point means it was interrupted since.
+  uint64_t epoch = 0;
 
   static void bump(std::atomic<uint64_t>& counter) {
     counter.store(counter.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);

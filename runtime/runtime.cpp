@@ -235,6 +235,7 @@ void Runtime::safe_point(Context& cx, uint32_t calls, const SourceLoc& loc) {
     interrupt();
     runtime_error(loc, "interrupted");
   }
+  if (interrupt_epoch_.load(std::memory_order_relaxed) != cx.epoch) runtime_error(loc, "interrupted");
   // A limit stopped the run: an event that would never end ends here (rolled
   // back; the limit is what gets reported), instead of being given up on.
   if (limit_hit_.load(std::memory_order_relaxed) != 0) runtime_error(loc, "stopped: " + limit_message());
@@ -326,6 +327,7 @@ void Runtime::settle_failed_delivery(Context& cx) {
 void Runtime::run_event(Actor& actor, Value& message, Context& cx) {
   cx.self = &actor;
   cx.steps = 0;
+  cx.epoch = interrupt_epoch_.load(std::memory_order_relaxed);
   use_integer_limit(integer_limit_);  // this runtime's, whichever ran on the thread before
   uint64_t own_events = cx.events.load(std::memory_order_relaxed) + 1;  // Context::bump, keeping the count
   cx.events.store(own_events, std::memory_order_relaxed);

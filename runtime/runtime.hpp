@@ -126,6 +126,12 @@ class Runtime final : public EventRunner {
   // dropped, and an event still running fails at its next safe point
   // (interpreter/engine/vm.cpp). limit_reached() is then Interrupted.
   void interrupt();
+  // Interrupts only what runs now, from any thread (async-signal-safe: one
+  // atomic add): every event running, and the top-level statement or host
+  // call running, fails ("interrupted") at its next safe point and is
+  // undone; queued messages, later events and every binding stay. The
+  // REPL's Ctrl-C.
+  void interrupt_events() { interrupt_epoch_.fetch_add(1, std::memory_order_relaxed); }
   // A safe point of compiled code, every `calls` calls: fails the event when
   // the run is interrupted or stopped by a limit, or when the event has made
   // more than Limits::max_steps calls.
@@ -231,6 +237,7 @@ class Runtime final : public EventRunner {
   uint64_t actor_id_cap_ = UINT64_MAX;    // the last actor id allowed
   uint64_t actor_id_check_ = UINT64_MAX;  // the cap, or 0 when tracing (every new actor is noted)
   std::atomic<int> limit_hit_{0};         // a LimitKind
+  std::atomic<uint64_t> interrupt_epoch_{0};  // interrupt_events() calls
   std::atomic<bool> interrupted_{false};
   std::mutex stop_mutex_;  // serialises stopping the timers
   std::unique_ptr<LimitMonitor> monitor_;

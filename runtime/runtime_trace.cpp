@@ -76,6 +76,7 @@ void Runtime::fire_traced(uint64_t id, Value target, Value message) {
 void Runtime::begin_outside(Context& cx) {
   use_integer_limit(integer_limit_);  // top-level code and host calls: this runtime's integer limit
   cx.steps = 0;
+  cx.epoch = interrupt_epoch_.load(std::memory_order_relaxed);
   if (!tracer_) return;
   cx.outside_trace = std::make_unique<TraceEvent>();
   cx.outside_trace->time_us = now_us();

@@ -223,6 +223,11 @@ class HUMUS_API Runtime {
   void run_until_idle();
   // Waits at most `limit` for that; true if the runtime became idle.
   bool run_for(std::chrono::milliseconds limit);
+  // From any thread: every event running now, and every eval or call
+  // running now, fails ("interrupted") at its next safe point, within
+  // 65,536 calls, and is undone. Queued messages, later events and every
+  // definition stay: the runtime goes on (the REPL's Ctrl-C).
+  void interrupt();
   // Stops the workers (queued messages are dropped). Further calls throw.
   void shutdown();
   bool is_shut_down() const;

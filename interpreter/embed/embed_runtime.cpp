@@ -507,6 +507,8 @@ bool Runtime::run_for(std::chrono::milliseconds limit) {
   return r->wait_idle_for(limit) || is_shut_down();
 }
 
+void Runtime::interrupt() { impl_->rt().interrupt_events(); }
+
 void Runtime::shutdown() {
   std::unique_lock lock(impl_->life);
   if (impl_->down) return;

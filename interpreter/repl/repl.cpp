@@ -102,7 +102,7 @@ class Repl {
       }
       if (!trim(line).empty()) term_.add_history(line);
       if (input_.empty() && trim(line).starts_with(':')) {
-        busy([&] { command(trim(line)); });
+        busy([&] { command(trim(line)); }, false);
         continue;
       }
       input_ += line;
@@ -120,12 +120,20 @@ class Repl {
   void out(std::string_view s) { term_.write(s, false); }
   void err(std::string_view s) { term_.write(s, true); }
 
+  // Runs f with the terminal busy: Ctrl-C then interrupts what runs now
+  // (the statement being evaluated and the events running: undone, every
+  // binding kept) and the prompt comes back.
+  // (Not for commands: :reset makes a new runtime under the hook's feet.)
   template <typename F>
-  void busy(F&& f) {
-    term_.set_busy(true);
+  void busy(F&& f, bool interruptible = true) {
+    if (interruptible)
+      term_.set_busy(true, &interrupt_runtime, &interp_->runtime());
+    else
+      term_.set_busy(true);
     f();
     term_.set_busy(false);
   }
+  static void interrupt_runtime(void* runtime) { static_cast<rt::Runtime*>(runtime)->interrupt_events(); }
 
   void reset() {
     interp_.reset();
@@ -202,6 +210,9 @@ class Repl {
       return;
     }
     busy([&] {
+      // An event that never ends (an actor in an endless loop) fails at its
+      // next safe point, undone; then the queue is dropped.
+      interp_->runtime().interrupt_events();
       uint64_t dropped = interp_->runtime().drain();
       out("interrupted: dropped " + std::to_string(dropped) + " message" + (dropped == 1 ? "" : "s") + "\n");
     });

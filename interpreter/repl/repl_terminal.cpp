@@ -27,16 +27,24 @@ std::atomic<int> g_sigint{0};  // Ctrl-C presses not yet handled
 std::atomic<bool> g_sigwinch{false};
 std::atomic<bool> g_busy{false};
 std::atomic<int> g_busy_sigint{0};  // Ctrl-C presses while evaluating
+std::atomic<void (*)(void*)> g_busy_hook{nullptr};  // what Ctrl-C does while evaluating
+std::atomic<void*> g_busy_arg{nullptr};
 
 void on_sigint(int) {
   int saved = errno;
-  g_sigint.fetch_add(1);
   if (g_busy.load() && g_busy_sigint.fetch_add(1) + 1 >= 3) {
     const char msg[] = "\nhumus: interrupted\n";
     ssize_t r = ::write(STDERR_FILENO, msg, sizeof msg - 1);
     (void)r;
     _exit(130);
   }
+  // Evaluating: the hook interrupts it, and this press is spent.
+  if (void (*hook)(void*) = g_busy.load() ? g_busy_hook.load() : nullptr) {
+    hook(g_busy_arg.load());
+    errno = saved;
+    return;
+  }
+  g_sigint.fetch_add(1);
   ssize_t r = ::write(g_signal_pipe[1], "i", 1);
   (void)r;
   errno = saved;
@@ -141,8 +149,10 @@ Terminal::~Terminal() {
     if (fd >= 0) ::close(fd);
 }
 
-void Terminal::set_busy(bool busy) {
+void Terminal::set_busy(bool busy, void (*on_interrupt)(void*), void* arg) {
   g_busy_sigint.store(0);
+  g_busy_arg.store(busy ? arg : nullptr);
+  g_busy_hook.store(busy ? on_interrupt : nullptr);
   g_busy.store(busy);
 }
 

@@ -42,9 +42,10 @@ class Terminal {
   // Thread-safe output: program output and diagnostics.
   void write(std::string_view text, bool to_err);
 
-  // While the REPL evaluates, three Ctrl-C in a row end the process (the
-  // way out of a top-level statement that never returns).
-  void set_busy(bool busy);
+  // While the REPL evaluates, Ctrl-C calls `on_interrupt(arg)` from the
+  // signal handler (so it must be async-signal-safe), and three Ctrl-C in a
+  // row end the process (the way out of what nothing else reaches).
+  void set_busy(bool busy, void (*on_interrupt)(void*) = nullptr, void* arg = nullptr);
 
  private:
   static int getc_fn(editline* el, wchar_t* out);

@@ -530,6 +530,43 @@ TEST_CASE("a resource limit stops a runaway program and the host can ask why") {
   CHECK(rt.stats().events <= 1000 + 32);  // at most one turn's budget past the limit
 }
 
+TEST_CASE("interrupt, from another thread, undoes an endless event and an endless eval; the runtime goes on") {
+  Host h(2);
+  CHECK(h.rt.eval("DEF spin(n) AS spin(add(n, 1))\nDEF kept AS 42").ok());
+  CHECK(h.rt.eval("CREATE looper WITH \\m.[ SEND spin(m) TO println ]\nSEND 0 TO looper").ok());
+  CHECK_FALSE(h.rt.run_for(std::chrono::milliseconds(100)));  // it loops
+  bool idle = false;  // the event is undone: idle (an interrupt before it began is not for it)
+  for (int i = 0; i < 100 && !idle; ++i) {
+    h.rt.interrupt();
+    idle = h.rt.run_for(std::chrono::milliseconds(100));
+  }
+  CHECK(idle);
+  // An eval that never returns, interrupted from a host thread.
+  // (Again and again until it returns: an interrupt before the eval began
+  // is not for it.)
+  std::atomic<bool> returned{false};
+  std::thread stopper([&] {
+    while (!returned.load()) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+      h.rt.interrupt();
+    }
+  });
+  humus::Result r = h.rt.eval("spin(0)");
+  returned.store(true);
+  stopper.join();
+  CHECK(r.status == humus::Result::Status::RuntimeError);
+  CHECK(r.message().find("interrupted") != std::string::npos);
+  // Everything defined before is there; events run as before.
+  humus::Result kept = h.rt.eval("add(kept, 1)");
+  REQUIRE(kept.ok());
+  CHECK(kept.value.as_int() == 43);
+  CHECK(h.rt.eval("SEND #after TO println").ok());
+  CHECK(h.output() == "#after\n");
+  std::lock_guard lock(h.mutex);
+  CHECK(h.err.find("runtime error in actor looper@") != std::string::npos);
+  CHECK(h.err.find(": interrupted") != std::string::npos);
+}
+
 TEST_CASE("the version") { CHECK(std::string(humus::version()).find('.') != std::string::npos); }
 
 // The global actor `cluster` (docs/distribution.md). Without a URL the

@@ -323,6 +323,29 @@ void first_session(const std::string& humus, const std::string& home) {
   CHECK(s.enter("add(20, 1)"), "alive after the interrupt");
   CHECK(s.screen().find_line("21") >= 0, "evaluating after the interrupt");
 
+  // An endless loop in the statement being evaluated: Ctrl-C undoes it and
+  // the prompt comes back within a second, every binding intact.
+  CHECK(s.enter("DEF keep AS 42"), "a binding before");
+  CHECK(s.enter("DEF spin(n) AS spin(add(n, 1))"), "an endless loop");
+  s.type("spin(0)\r");
+  s.settle(300);
+  s.type("\x03");
+  CHECK(s.wait(has_text("runtime error: interrupted"), 1), "Ctrl-C interrupts the statement within a second");
+  CHECK(s.prompt(), "the prompt comes back");
+  CHECK(s.enter("add(keep, 1)"), "the session goes on");
+  CHECK(s.screen().find_line("43") >= 0, "with its bindings");
+
+  // The same loop in an actor's event: Ctrl-C at the prompt undoes the event.
+  CHECK(s.enter("CREATE looper WITH \\m.[ SEND spin(m) TO println ]"), "an actor that loops");
+  CHECK(s.enter("SEND 0 TO looper"), "set it looping");
+  s.settle(300);
+  s.type("\x03");
+  CHECK(s.wait(has_text("runtime error in actor looper@"), 1) && s.wait(has_text("interrupted: dropped 0 messages"), 1),
+        "Ctrl-C interrupts the actor's event within a second");
+  CHECK(s.prompt(), "the prompt comes back");
+  CHECK(s.enter("add(keep, 2)"), "the session goes on");
+  CHECK(s.screen().find_line("44") >= 0, "with its bindings");
+
   // Commands.
   CHECK(s.enter(":stats"), ":stats");
   CHECK(s.wait(has_text("events run:")) && s.screen().contains("messages queued:    0") &&
