@@ -21,10 +21,6 @@ void write_stderr(std::string_view s) {
   std::fflush(stderr);
 }
 
-std::string location(const SourceLoc& loc) {
-  return loc.file_name() + ":" + std::to_string(loc.line) + ":" + std::to_string(loc.column);
-}
-
 void println_behavior(Actor&, const Value& msg, Context& cx) {
   std::string line;
   print_value(line, msg);
@@ -377,12 +373,23 @@ void Runtime::write_err(std::string_view text) const {
   options_.err(text);
 }
 
+std::string Runtime::location(const SourceLoc& loc) const {
+  uint32_t column = loc.column;
+  if (source_viewer_ && loc.file && loc.line)
+    if (auto view = source_viewer_(loc)) column = view->column;
+  return loc.file_name() + ":" + std::to_string(loc.line) + ":" + std::to_string(column);
+}
+
 void Runtime::report_error(const EventError& e, const Actor* actor, const Value* message) {
   if (limit_reached() != LimitKind::None) return;  // stopping: the limit is what gets reported
   errors_.fetch_add(1, std::memory_order_relaxed);
-  std::string text = location(e.loc) + ": runtime error";
+  std::optional<SourceView> view;
+  if (source_viewer_ && e.loc.file && e.loc.line) view = source_viewer_(e.loc);
+  std::string text = e.loc.file_name() + ":" + std::to_string(e.loc.line) + ":" +
+                     std::to_string(view ? view->column : e.loc.column) + ": runtime error";
   if (actor) text += " in actor " + actor_label(*actor);
   text += ": " + e.message + "\n";
+  if (view) text += view->window;
   if (message) text += "  while handling message: " + shown(*message) + "\n";
   write_err(text);
 }
