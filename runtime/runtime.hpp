@@ -75,6 +75,10 @@ struct RuntimeStats {
   uint64_t events = 0;     // message-events run (committed or failed)
   uint64_t unhandled = 0;  // messages no behavior matched
   uint64_t errors = 0;     // failed events and top-level errors
+  // The `testing` module's checks (stdlib/testing.hum): passes reported to
+  // the built-in testing_pass, failures THROWn as (#FAIL, ...).
+  uint64_t checks_passed = 0;
+  uint64_t checks_failed = 0;
   uint64_t actors = 0;     // actors created
   uint64_t queued = 0;     // messages queued or running, and pending timers
   ClusterStats cluster;    // messages and topics across processes
@@ -157,6 +161,8 @@ class Runtime final : public EventRunner {
   // Reports a failed event (actor may be null for top-level statements),
   // with the source line and a caret under the error's column.
   void report_error(const EventError& e, const Actor* actor, const Value* message);
+  // A passed check of the `testing` module (the built-in testing_pass).
+  void count_passed_check() { checks_passed_.fetch_add(1, std::memory_order_relaxed); }
   // Whether what the language quietly drops or ignores is reported (-W or
   // the text --trace; a JSON trace or a diagram records it, not stderr).
   bool warnings_on() const { return options_.warn_unhandled || text_trace_.load(std::memory_order_relaxed); }
@@ -233,6 +239,8 @@ class Runtime final : public EventRunner {
   std::chrono::steady_clock::time_point start_time_;
   std::atomic<uint64_t> next_actor_id_{1};
   std::atomic<uint64_t> errors_{0};
+  std::atomic<uint64_t> checks_passed_{0};
+  std::atomic<uint64_t> checks_failed_{0};
   std::atomic<uint64_t> dropped_outside_{0};  // unhandled outside any worker's event (top level, hosts)
   std::atomic<bool> trace_{false};       // any trace: run_event takes the traced path
   std::atomic<bool> text_trace_{false};  // options_.trace, switchable while running

@@ -4,9 +4,10 @@
 //
 // In a Markdown file, a fenced block whose info string is
 //   humus           is run (as example.hum, one worker thread, from a folder of
-//                   its own): it must exit 0 with nothing on stderr, and its
-//                   standard output must be the ```output block that follows it
-//                   (required; an empty one for an example that prints nothing);
+//                   its own): it must exit 0, its standard output must be the
+//                   ```output block that follows it (required; an empty one for
+//                   an example that prints nothing), and its standard error the
+//                   ```stderr block after that (none: nothing on stderr);
 //   humus error     is run and must fail (a non-zero status); a ```stderr block
 //                   after it, if any, is its standard error exactly;
 //   humus fragment  is not run: a piece of a program (it names what it does not
@@ -72,7 +73,7 @@ for (const file of markdownFiles(docsDir)) {
       return;
     }
     if (lang === "output" || lang === "stderr") {
-      const prev = bs[k - 1];
+      const prev = lang === "stderr" && bs[k - 1] && bs[k - 1].info === "output" ? bs[k - 2] : bs[k - 1];
       if (!prev || !prev.info.startsWith("humus") || prev.info === "humus fragment")
         fail(where, `a \`\`\`${lang} block must follow a \`\`\`humus block`);
       return;
@@ -95,12 +96,13 @@ for (const file of markdownFiles(docsDir)) {
       return;
     }
     if (r.status !== 0) fail(where, `exit status ${r.status}\n${r.stderr}`);
-    else if (r.stderr !== "") fail(where, `standard error is not empty:\n${r.stderr}`);
     if (!next || next.info !== "output") {
       fail(where, "no ```output block after it: give its expected output (empty if it prints nothing)");
       return;
     }
     if (r.stdout !== next.body) fail(where, `standard output differs\n--- expected\n${next.body}--- got\n${r.stdout}---`);
+    const err = bs[k + 2] && bs[k + 2].info === "stderr" ? bs[k + 2].body : "";
+    if (r.stderr !== err) fail(where, `standard error differs\n--- expected\n${err}--- got\n${r.stderr}---`);
   });
 }
 console.log(`${ran} examples run, ${failures} failures`);
