@@ -87,6 +87,13 @@ CompiledUnit* Interpreter::load_capped(ast::SourcePtr source, Outcome* outcome, 
   }
 }
 
+std::string Interpreter::checks_note() const {
+  const rt::RuntimeStats stats = runtime_->stats();
+  if (stats.checks_passed == 0 && stats.checks_failed == 0) return "";
+  return "humus: checks: " + std::to_string(stats.checks_passed) + " passed, " + std::to_string(stats.checks_failed) +
+         " failed\n";
+}
+
 std::string Interpreter::unhandled_note() const {
   const uint64_t n = runtime_->stats().unhandled;
   if (n == 0) return "";

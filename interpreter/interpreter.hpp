@@ -65,6 +65,9 @@ class Interpreter {
   // see which)"), or "" when none were: the command and the playground say
   // the same.
   std::string unhandled_note() const;
+  // "humus: checks: N passed, M failed\n" after a run that made checks of
+  // the `testing` module (docs/stdlib/testing.md); "" otherwise.
+  std::string checks_note() const;
 
   // IMPORT (LANGUAGE.md section 10), for hosts: runs module `name` once per
   // interpreter, as `IMPORT "name"` in a file in folder `from_dir` would

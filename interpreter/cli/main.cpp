@@ -354,9 +354,7 @@ int run(const Options& o, humus::ast::SourcePtr source) {
     // Dropped messages are silent by default; say that there were some.
     if (!o.warn_unhandled && o.trace.empty()) humus::cli::write_stderr(interp.unhandled_note());
     // A test written with the `testing` module ends with its tally.
-    if (stats.checks_passed || stats.checks_failed)
-      humus::cli::write_stderr("humus: checks: " + std::to_string(stats.checks_passed) + " passed, " +
-                               std::to_string(stats.checks_failed) + " failed\n");
+    humus::cli::write_stderr(interp.checks_note());
     if (interp.runtime().had_error()) status = kExitRuntimeError;
     limit_stop();
   });
