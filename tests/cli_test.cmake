@@ -71,6 +71,8 @@ file(WRITE "${DIR}/args.hum" "DEF each(xs) AS CASE xs OF (x, rest) : [ SEND x TO
 expect(script_args 0 "^a\nb c\né\n$" "^$" ARGS --threads 1 args.hum a "b c" é)
 expect(script_args_dash 0 "^-x\n--y\n$" "^$" ARGS --threads 1 args.hum -- -x --y)
 expect(script_args_none 0 "^NIL\n$" "^$" ARGS -e "SEND script_args TO println")
+string(ASCII 255 not_utf8)
+expect(script_args_not_utf8 2 "^$" "^humus: argument 2 of the script is not UTF-8 text\n$" ARGS args.hum ok "x${not_utf8}")
 # Compile warnings by default, and --no-warn=KIND to silence a kind.
 file(WRITE "${DIR}/slips.hum" "DEF fact(n) AS IF n = 0 1 ELSE mul(n, fact(sub(n, 1)))\nDEF add3(a, b, c) AS add(a, add(b, c))\nSEND fact(3), add3(1, 2) TO println\n")
 expect(warn_default 0 "^1, \\?\n$" "^slips.hum:1:19: warning: this pattern binds a new 'n'.*did you mean '\\$n'.*\nslips.hum:3:15: warning: 'add3' takes 3 arguments, but this call gives 2"
