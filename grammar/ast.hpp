@@ -25,6 +25,9 @@ namespace humus::ast {
 struct Source {
   std::string name;  // as shown in diagnostics: "fib.hum", "<stdin>", "<repl:3>"
   std::string text;
+  // A standard-library module: a runtime error raised in it is reported
+  // where the program called into it (the VM's blame_caller).
+  bool library = false;
 };
 using SourcePtr = std::shared_ptr<const Source>;
 

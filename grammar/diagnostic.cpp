@@ -40,11 +40,9 @@ std::string position_text(std::string_view text, ast::Loc loc) {
   return fmt::format("{}:{}", loc.line, char_column(text, loc));
 }
 
-std::string format_diagnostic(const ast::Source& src, ast::Loc loc, std::string_view kind,
-                              std::string_view message) {
-  if (loc.line == 0) return fmt::format("{}: {}: {}\n", src.name, kind, message);
-  std::string out = fmt::format("{}:{}:{}: {}: {}\n", src.name, loc.line, char_column(src.text, loc), kind, message);
-  std::string_view line = line_text(src.text, loc.line);
+std::string source_window(std::string_view text, ast::Loc loc) {
+  std::string out;
+  std::string_view line = line_text(text, loc.line);
   std::size_t before = loc.column > 0 ? loc.column - 1 : 0;
   // A long line (generated code, a 100 MB literal) is shown as a window
   // around the column, cut at character boundaries, with "..." where cut.
@@ -77,6 +75,12 @@ std::string format_diagnostic(const ast::Source& src, ast::Loc loc, std::string_
   }
   out += "^\n";
   return out;
+}
+
+std::string format_diagnostic(const ast::Source& src, ast::Loc loc, std::string_view kind, std::string_view message) {
+  if (loc.line == 0) return fmt::format("{}: {}: {}\n", src.name, kind, message);
+  return fmt::format("{}:{}:{}: {}: {}\n", src.name, loc.line, char_column(src.text, loc), kind, message) +
+         source_window(src.text, loc);
 }
 
 }  // namespace humus::parse

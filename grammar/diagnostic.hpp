@@ -22,6 +22,10 @@ namespace humus::parse {
 std::string format_diagnostic(const ast::Source& src, ast::Loc loc, std::string_view kind,
                               std::string_view message);
 
+// The source line of `loc` and a line with '^' under its column, each ending
+// in "\n" (the part of format_diagnostic under its first line).
+std::string source_window(std::string_view text, ast::Loc loc);
+
 // Locations count bytes (ast::Loc); people count characters: the column of
 // `loc` in code points (a tab counts one), as diagnostics show it.
 uint32_t char_column(std::string_view text, ast::Loc loc);

@@ -19,7 +19,19 @@
 namespace humus::interp {
 
 Interpreter::Interpreter(rt::RuntimeOptions options)
-    : runtime_(std::make_unique<rt::Runtime>(std::move(options))), top_(*runtime_) {}
+    : runtime_(std::make_unique<rt::Runtime>(std::move(options))), top_(*runtime_) {
+  runtime_->set_source_viewer([table = sources_](const rt::SourceLoc& loc) -> std::optional<rt::SourceView> {
+    ast::SourcePtr source;
+    {
+      std::lock_guard lock(table->mutex);
+      auto it = table->by_name.find(loc.file);
+      if (it == table->by_name.end()) return std::nullopt;
+      source = it->second;
+    }
+    const ast::Loc at{loc.line, loc.column};
+    return rt::SourceView{parse::char_column(source->text, at), parse::source_window(source->text, at)};
+  });
+}
 
 // Order matters: the workers stop before the compiled code they run is
 // freed, and that code (holding pinned constants) goes before the runtime
@@ -58,9 +70,14 @@ CompiledUnit* Interpreter::load_capped(ast::SourcePtr source, Outcome* outcome, 
   if (mode == ScriptMode::OneBlock) parsed.program = as_one_block(std::move(*parsed.program));
   try {
     auto unit = compile_program(*parsed.program, *runtime_, arena_);
-    for (const auto& w : unit->warnings) report_source_diagnostic(*source, w.loc, "warning", w.message);
+    for (const auto& w : unit->warnings)
+      if (!silenced_.count(w.kind)) report_source_diagnostic(*source, w.loc, "warning", w.message);
     CompiledUnit* raw = unit.get();
     arena_.keep(std::move(unit));
+    {
+      std::lock_guard lock(sources_->mutex);
+      sources_->by_name[&source->name] = source;
+    }
     if (outcome) *outcome = Outcome::Ok;
     return raw;
   } catch (const CompileError& e) {
@@ -68,6 +85,13 @@ CompiledUnit* Interpreter::load_capped(ast::SourcePtr source, Outcome* outcome, 
     if (outcome) *outcome = Outcome::CompileError;
     return nullptr;
   }
+}
+
+std::string Interpreter::checks_note() const {
+  const rt::RuntimeStats stats = runtime_->stats();
+  if (stats.checks_passed == 0 && stats.checks_failed == 0) return "";
+  return "humus: checks: " + std::to_string(stats.checks_passed) + " passed, " + std::to_string(stats.checks_failed) +
+         " failed\n";
 }
 
 std::string Interpreter::unhandled_note() const {
@@ -280,7 +304,7 @@ Interpreter::Outcome Interpreter::import_at(const std::string& name, const std::
     report_import_error(loc, "cannot read module '" + name + "': " + error);
     return Outcome::RuntimeError;
   }
-  auto source = std::make_shared<ast::Source>(ast::Source{shown, read->text});
+  auto source = std::make_shared<ast::Source>(ast::Source{shown, read->text, is_stdlib_name(name)});
   module_dirs_[source.get()] = file.parent_path().string();
   importing_.emplace_back(canon, shown);
   Outcome outcome = run_source(source);

@@ -10,8 +10,10 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <set>
 #include <string>
+#include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
@@ -63,6 +65,9 @@ class Interpreter {
   // see which)"), or "" when none were: the command and the playground say
   // the same.
   std::string unhandled_note() const;
+  // "humus: checks: N passed, M failed\n" after a run that made checks of
+  // the `testing` module (docs/stdlib/testing.md); "" otherwise.
+  std::string checks_note() const;
 
   // IMPORT (LANGUAGE.md section 10), for hosts: runs module `name` once per
   // interpreter, as `IMPORT "name"` in a file in folder `from_dir` would
@@ -113,6 +118,10 @@ class Interpreter {
   void set_sandbox(bool on) { sandbox_ = on; }
   bool sandbox() const { return sandbox_; }
 
+  // Compile warnings of these kinds ("shadow", "arity": CompileWarning::kind)
+  // are not reported (--no-warn=KIND).
+  void silence_warnings(const std::string& kind) { silenced_.insert(kind); }
+
   rt::Runtime& runtime() { return *runtime_; }
   void start() { runtime_->start(); }
   void wait_idle() { runtime_->wait_idle(); }
@@ -133,6 +142,13 @@ class Interpreter {
   void report_source_diagnostic(const ast::Source& source, ast::Loc loc, const char* severity,
                                 const std::string& message);
 
+  // The sources of the code compiled, by the address of their name (what a
+  // rt::SourceLoc holds): runtime errors show their lines (source_view).
+  struct SourceTable {
+    std::mutex mutex;
+    std::unordered_map<const std::string*, ast::SourcePtr> by_name;
+  };
+  std::shared_ptr<SourceTable> sources_ = std::make_shared<SourceTable>();
   std::unique_ptr<rt::Runtime> runtime_;
   CodeArena arena_;
   rt::Context top_;                                             // the context of top-level statements
@@ -141,6 +157,7 @@ class Interpreter {
   std::map<const ast::Source*, std::string> module_dirs_;       // a module's real folder, for its relative IMPORTs
   DiagnosticHandler diagnostic_handler_;
   bool sandbox_ = false;
+  std::set<std::string> silenced_;
   std::filesystem::path import_root_;  // the folder IMPORT statements may not leave (import_refusal)
 };
 

@@ -15,6 +15,9 @@ struct EventError {
   SourceLoc loc;
   std::string message;
   Value thrown;  // the THROWn value; empty for other runtime errors
+  // Raised in standard-library code and not yet blamed on a caller in the
+  // program (the VM reports it at the program's call into the library).
+  bool in_library = false;
 };
 
 [[noreturn]] void runtime_error(const SourceLoc& loc, std::string message);

@@ -21,10 +21,6 @@ void write_stderr(std::string_view s) {
   std::fflush(stderr);
 }
 
-std::string location(const SourceLoc& loc) {
-  return loc.file_name() + ":" + std::to_string(loc.line) + ":" + std::to_string(loc.column);
-}
-
 void println_behavior(Actor&, const Value& msg, Context& cx) {
   std::string line;
   print_value(line, msg);
@@ -38,6 +34,17 @@ void print_behavior(Actor&, const Value& msg, Context& cx) {
   if (!text) return println_behavior(*cx.self, msg, cx);
   *text += '\n';
   cx.rt.write_out(*text);
+}
+
+// testing_pass: LABEL -> prints "#pass, LABEL" as println would, and counts a
+// passed check for the summary at the end of the run. A message arrives only
+// from a committed event, so a check rolled back is not counted.
+void testing_pass_behavior(Actor&, const Value& label, Context& cx) {
+  std::string line;
+  print_value(line, make_pair(Value::symbol(intern_symbol("pass")), label));
+  line += '\n';
+  cx.rt.write_out(line);
+  cx.rt.count_passed_check();
 }
 }  // namespace
 
@@ -160,6 +167,8 @@ void Runtime::define_builtins() {
   globals_.set(globals_.slot("random"), native_actor(random_code));
   static const NativeBehaviorCode print_code(print_behavior, "print");
   globals_.set(globals_.slot("print"), system_actor(print_code));
+  static const NativeBehaviorCode testing_pass_code(testing_pass_behavior, "testing_pass");
+  globals_.set(globals_.slot("testing_pass"), system_actor(testing_pass_code));
 }
 
 bool NativeBehaviorCode::run_behavior(const Closure&, const Value& msg, Context& cx) const {
@@ -385,12 +394,25 @@ void Runtime::write_err(std::string_view text) const {
   options_.err(text);
 }
 
+std::string Runtime::location(const SourceLoc& loc) const {
+  uint32_t column = loc.column;
+  if (source_viewer_ && loc.file && loc.line)
+    if (auto view = source_viewer_(loc)) column = view->column;
+  return loc.file_name() + ":" + std::to_string(loc.line) + ":" + std::to_string(column);
+}
+
 void Runtime::report_error(const EventError& e, const Actor* actor, const Value* message) {
   if (limit_reached() != LimitKind::None) return;  // stopping: the limit is what gets reported
   errors_.fetch_add(1, std::memory_order_relaxed);
-  std::string text = location(e.loc) + ": runtime error";
+  if (e.thrown.is_pair() && head(e.thrown).is_symbol() && head(e.thrown).symbol_id() == intern_symbol("FAIL"))
+    checks_failed_.fetch_add(1, std::memory_order_relaxed);
+  std::optional<SourceView> view;
+  if (source_viewer_ && e.loc.file && e.loc.line) view = source_viewer_(e.loc);
+  std::string text = e.loc.file_name() + ":" + std::to_string(e.loc.line) + ":" +
+                     std::to_string(view ? view->column : e.loc.column) + ": runtime error";
   if (actor) text += " in actor " + actor_label(*actor);
   text += ": " + e.message + "\n";
+  if (view) text += view->window;
   if (message) text += "  while handling message: " + shown(*message) + "\n";
   write_err(text);
 }
@@ -426,6 +448,8 @@ RuntimeStats Runtime::stats() const {
   s.events = d.events;
   s.unhandled = d.unhandled + dropped_outside_.load(std::memory_order_relaxed);
   s.errors = errors_.load(std::memory_order_relaxed);
+  s.checks_passed = checks_passed_.load(std::memory_order_relaxed);
+  s.checks_failed = checks_failed_.load(std::memory_order_relaxed);
   s.actors = next_actor_id_.load(std::memory_order_relaxed) - 1;
   s.queued = d.queued;
   s.cluster = cluster_->stats();

@@ -61,10 +61,24 @@ struct RuntimeOptions {
   std::function<bool()> interrupt_requested;
 };
 
+// What diagnostics show of the source at a location: its column in
+// characters (SourceLoc counts bytes) and the source line with a caret
+// under that column ("LINE\n   ^\n"). The runtime keeps no source text:
+// whoever compiled the code (the interpreter) answers, or gives none.
+struct SourceView {
+  uint32_t column = 0;
+  std::string window;
+};
+using SourceViewer = std::function<std::optional<SourceView>(const SourceLoc&)>;
+
 struct RuntimeStats {
   uint64_t events = 0;     // message-events run (committed or failed)
   uint64_t unhandled = 0;  // messages no behavior matched
   uint64_t errors = 0;     // failed events and top-level errors
+  // The `testing` module's checks (stdlib/testing.hum): passes reported to
+  // the built-in testing_pass, failures THROWn as (#FAIL, ...).
+  uint64_t checks_passed = 0;
+  uint64_t checks_failed = 0;
   uint64_t actors = 0;     // actors created
   uint64_t queued = 0;     // messages queued or running, and pending timers
   ClusterStats cluster;    // messages and topics across processes
@@ -147,8 +161,16 @@ class Runtime final : public EventRunner {
   void write_out(std::string_view text) const { options_.out(text); }
   void write_err(std::string_view text) const;
 
-  // Reports a failed event (actor may be null for top-level statements).
+  // Set before anything runs; called from any thread (it must be safe so).
+  void set_source_viewer(SourceViewer viewer) { source_viewer_ = std::move(viewer); }
+  // "FILE:LINE:COLUMN", the column in characters when the source is known.
+  std::string location(const SourceLoc& loc) const;
+
+  // Reports a failed event (actor may be null for top-level statements),
+  // with the source line and a caret under the error's column.
   void report_error(const EventError& e, const Actor* actor, const Value* message);
+  // A passed check of the `testing` module (the built-in testing_pass).
+  void count_passed_check() { checks_passed_.fetch_add(1, std::memory_order_relaxed); }
   // Whether what the language quietly drops or ignores is reported (-W or
   // the text --trace; a JSON trace or a diagram records it, not stderr).
   bool warnings_on() const { return options_.warn_unhandled || text_trace_.load(std::memory_order_relaxed); }
@@ -225,11 +247,14 @@ class Runtime final : public EventRunner {
   std::chrono::steady_clock::time_point start_time_;
   std::atomic<uint64_t> next_actor_id_{1};
   std::atomic<uint64_t> errors_{0};
+  std::atomic<uint64_t> checks_passed_{0};
+  std::atomic<uint64_t> checks_failed_{0};
   std::atomic<uint64_t> dropped_outside_{0};  // unhandled outside any worker's event (top level, hosts)
   std::atomic<bool> trace_{false};       // any trace: run_event takes the traced path
   std::atomic<bool> text_trace_{false};  // options_.trace, switchable while running
   std::unique_ptr<Tracer> tracer_;       // when options_.tracer is set
   mutable std::mutex err_mutex_;
+  SourceViewer source_viewer_;
   std::mt19937_64 rng_;  // used only inside `random`'s events, one at a time
   // Limits: UINT64_MAX when not set, so the checks are one compare.
   uint64_t max_events_ = UINT64_MAX;

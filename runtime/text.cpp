@@ -1,5 +1,7 @@
 #include "runtime/text.hpp"
 
+#include <vector>
+
 #include "runtime/symbols.hpp"
 
 namespace humus::rt {
@@ -43,6 +45,26 @@ std::optional<std::string> name_text(const Value& v) {
   if (v.is_symbol()) return symbol_name(v.symbol_id());
   if (v.is_nil()) return std::nullopt;  // the empty string names nothing
   return string_text(v);
+}
+
+std::optional<Value> text_string(std::string_view s) {
+  std::vector<uint32_t> cps;
+  for (size_t i = 0; i < s.size();) {
+    auto b = static_cast<unsigned char>(s[i]);
+    int len = b < 0x80 ? 1 : (b >> 5) == 6 ? 2 : (b >> 4) == 14 ? 3 : (b >> 3) == 30 ? 4 : 0;
+    if (len == 0 || i + len > s.size()) return std::nullopt;
+    uint32_t cp = len == 1 ? b : b & (0x7F >> len);
+    for (int k = 1; k < len; ++k) {
+      auto c = static_cast<unsigned char>(s[i + k]);
+      if ((c >> 6) != 2) return std::nullopt;
+      cp = (cp << 6) | (c & 0x3F);
+    }
+    cps.push_back(cp);
+    i += len;
+  }
+  Value out = Value::nil();
+  for (size_t i = cps.size(); i-- > 0;) out = make_pair(Value::small(cps[i]), std::move(out));
+  return out;
 }
 
 }  // namespace humus::rt

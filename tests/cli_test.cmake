@@ -54,8 +54,33 @@ expect(check_undefined 2 "^$" "^misspelt.hum:2:11: error: 'printn' is not define
 expect(run_undefined 2 "^$" "^misspelt.hum:2:11: error: 'printn' is not defined" ARGS misspelt.hum)
 expect(check_prelude 0 "^$" "^$" ARGS --check uses_prelude.hum)
 expect(check_no_prelude 2 "^$" "^uses_prelude.hum:1:6: error: 'length' is not defined" ARGS --check --no-prelude uses_prelude.hum)
-expect(runtime_error 1 "^$" "^runtime.hum:1:20: runtime error in actor a@4: THROW #boom\n  while handling message: #boom\n$"
+# The source line and a caret under the column, as compile errors have them.
+expect(runtime_error 1 "^$"
+       "^runtime.hum:1:20: runtime error in actor a@4: THROW #boom\nCREATE a WITH \\\\m\\.\\[ THROW m \\]\n                   \\^\n  while handling message: #boom\n$"
        ARGS runtime.hum)
+# Columns count characters: "é€" is 4 columns, 7 bytes, the caret under the THROW.
+file(WRITE "${DIR}/runtime_utf8.hum" "CREATE a WITH \\m.[ SEND \"é€\" TO print THROW m ]\nSEND #boom TO a\n")
+expect(runtime_error_utf8 1 "^$"
+       "^runtime_utf8.hum:1:39: runtime error in actor a@4: THROW #boom\n.*\n                                      \\^\n"
+       ARGS runtime_utf8.hum)
+# --help: the options, examples and the exit statuses.
+expect(help_examples 0 "Examples:.*humus hello.hum.*humus sum.hum 1 2 3.*Exit status:\n  0  the run ended.*\n  3  a resource limit" "^$"
+       ARGS --help)
+# Script arguments: the global script_args, a list of strings; -- before one that starts with '-'.
+file(WRITE "${DIR}/args.hum" "DEF each(xs) AS CASE xs OF (x, rest) : [ SEND x TO print\n each(rest) ] _ : [] END\neach(script_args)\n")
+expect(script_args 0 "^a\nb c\né\n$" "^$" ARGS --threads 1 args.hum a "b c" é)
+expect(script_args_dash 0 "^-x\n--y\n$" "^$" ARGS --threads 1 args.hum -- -x --y)
+expect(script_args_none 0 "^NIL\n$" "^$" ARGS -e "SEND script_args TO println")
+string(ASCII 255 not_utf8)
+expect(script_args_not_utf8 2 "^$" "^humus: argument 2 of the script is not UTF-8 text\n$" ARGS args.hum ok "x${not_utf8}")
+# Compile warnings by default, and --no-warn=KIND to silence a kind.
+file(WRITE "${DIR}/slips.hum" "DEF fact(n) AS IF n = 0 1 ELSE mul(n, fact(sub(n, 1)))\nDEF add3(a, b, c) AS add(a, add(b, c))\nSEND fact(3), add3(1, 2) TO println\n")
+expect(warn_default 0 "^1, \\?\n$" "^slips.hum:1:19: warning: this pattern binds a new 'n'.*did you mean '\\$n'.*\nslips.hum:3:15: warning: 'add3' takes 3 arguments, but this call gives 2"
+       ARGS slips.hum)
+expect(no_warn_both 0 "^1, \\?\n$" "^$" ARGS --no-warn=shadow,arity slips.hum)
+expect(no_warn_repeated 0 "^1, \\?\n$" "^$" ARGS --no-warn shadow --no-warn arity slips.hum)
+expect(no_warn_one 0 "^1, \\?\n$" "^slips.hum:3:15: warning: 'add3'" ARGS --no-warn=shadow slips.hum)
+expect(no_warn_bad 2 "^$" "--no-warn: unused not in" ARGS --no-warn=unused slips.hum)
 expect(missing_file 2 "^$" "^humus: cannot open 'missing.hum': No such file or directory\n$" ARGS missing.hum)
 # A script is a readable regular file (or a pipe): a folder or a device is
 # status 2 with the reason, for a run and for --check (issue 20, repro 3).
@@ -79,14 +104,14 @@ expect(max_memory_tiny 2 "^$" "--max-memory: BYTES must be a size from 1M to 409
 expect(max_memory_huge 2 "^$" "--max-memory: BYTES must be a size from 1M to 4096T" ARGS --max-memory 5000T ok.hum)
 # How much of a value diagnostics show (issue 20, repro 6; the defaults are tests/errors/diag_bounded).
 file(WRITE "${DIR}/big_message.hum" "CREATE a WITH \\m.[ THROW m ]\nSEND (1, 2, 3, 4, 5) TO a\n")
-expect(show_elements 1 "^$" "THROW 1, 2, \\.\\.\\. \\(3 more\\)\n  while handling message: 1, 2, \\.\\.\\. \\(3 more\\)\n$"
+expect(show_elements 1 "^$" "THROW 1, 2, \\.\\.\\. \\(3 more\\)\nCREATE a WITH [^\n]*\n +\\^\n  while handling message: 1, 2, \\.\\.\\. \\(3 more\\)\n$"
        ARGS --show-elements 2 big_message.hum)
 expect(show_bytes 1 "^$" "THROW 1, 2, 3, \\.\\.\\. \\(2 more\\)\n" ARGS --show-bytes 7 big_message.hum)
 expect(show_all 1 "^$" "THROW 1, 2, 3, 4, 5\n" ARGS --show-elements 0 --show-bytes 0 big_message.hum)
 expect(show_negative 2 "^$" "--show-elements: Value -1 not in range" ARGS --show-elements -1 big_message.hum)
 # IMPORT reads modules only, and --sandbox only standard-library ones (issue 20, repro 7).
 expect(import_environ 1 "^$"
-       "^<-e>:1:1: runtime error: IMPORT \"/proc/self/environ\": not a module: IMPORT takes a standard-library name \\(\"queue\"\\) or a relative path to a \\.hum file in or below the script's folder\n$"
+       "^<-e>:1:1: runtime error: IMPORT \"/proc/self/environ\": not a module: IMPORT takes a standard-library name \\(\"queue\"\\) or a relative path to a \\.hum file in or below the script's folder\nIMPORT \"/proc/self/environ\"\n\\^\n$"
        ARGS -e "IMPORT \"/proc/self/environ\"")
 expect(sandbox_stdlib 0 "^#ok\n$" "^$" ARGS --sandbox -e "IMPORT \"queue\"\nSEND #ok TO println")
 expect(sandbox_path 1 "^$" "^<-e>:1:1: runtime error: IMPORT \"ok.hum\": file access is disabled \\(--sandbox\\)"

@@ -18,12 +18,12 @@
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
-#include <memory>
 #include <iterator>
-#include <optional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "interpreter/cli/output.hpp"
 #include "interpreter/engine/disassemble.hpp"
@@ -33,6 +33,7 @@
 #include "interpreter/trace/diagram.hpp"
 #include "interpreter/trace/json_trace.hpp"
 #include "runtime/stack_guard.hpp"
+#include "runtime/text.hpp"
 
 namespace {
 
@@ -55,6 +56,8 @@ struct Options {
   std::string trace_file;  // where --trace=json goes ("": standard error)
   std::string diagram;     // where the sequence diagram goes, if anywhere
   bool warn_unhandled = false;
+  std::vector<std::string> no_warn;  // compile warnings not to report
+  std::vector<std::string> args;     // the script's own arguments (script_args)
   bool no_prelude = false;
   bool one_block = false;
   bool sandbox = false;
@@ -251,6 +254,22 @@ struct Tracing {
 };
 
 // Runs one program to quiescence; returns the exit status.
+// The global script_args: the arguments after the script's name, as strings.
+bool define_script_args(humus::interp::Interpreter& interp, const std::vector<std::string>& args) {
+  humus::rt::Value list = humus::rt::Value::nil();
+  for (size_t i = args.size(); i-- > 0;) {
+    std::optional<humus::rt::Value> s = humus::rt::text_string(args[i]);
+    if (!s) {
+      humus::cli::write_stderr("humus: argument " + std::to_string(i + 1) + " of the script is not UTF-8 text\n");
+      return false;
+    }
+    list = humus::rt::make_pair(std::move(*s), std::move(list));
+  }
+  humus::rt::Globals& g = interp.runtime().globals();
+  g.set(g.slot("script_args"), std::move(list));
+  return true;
+}
+
 int run(const Options& o, humus::ast::SourcePtr source) {
   humus::rt::RuntimeOptions ro = runtime_options(o);
   ro.limits = o.limits;
@@ -276,6 +295,11 @@ int run(const Options& o, humus::ast::SourcePtr source) {
     humus::interp::Interpreter& interp = *joined;
     signals.watch(interp.runtime());
     interp.set_sandbox(o.sandbox);
+    for (const auto& kind : o.no_warn) interp.silence_warnings(kind);
+    if (!define_script_args(interp, o.args)) {
+      status = kExitUsage;
+      return;
+    }
     using Outcome = humus::interp::Interpreter::Outcome;
     // A limit (--max-memory while compiling) stopped the run: status 3.
     auto limit_stop = [&] {
@@ -329,6 +353,8 @@ int run(const Options& o, humus::ast::SourcePtr source) {
     if (o.stats) print_stats(stats, !ro.cluster.url.empty());
     // Dropped messages are silent by default; say that there were some.
     if (!o.warn_unhandled && o.trace.empty()) humus::cli::write_stderr(interp.unhandled_note());
+    // A test written with the `testing` module ends with its tally.
+    humus::cli::write_stderr(interp.checks_note());
     if (interp.runtime().had_error()) status = kExitRuntimeError;
     limit_stop();
   });
@@ -352,7 +378,26 @@ int run_command(int argc, char** argv) {
   Options o;
   CLI::App app{"Humus: an interpreter for the Humus actor language", "humus"};
   app.set_version_flag("--version", std::string("humus ") + HUMUS_VERSION);
+  app.footer(R"(Examples:
+  humus                          an interactive session (the REPL)
+  humus hello.hum                run a script
+  humus sum.hum 1 2 3            run a script; script_args is ("1", "2", "3")
+  humus -e 'SEND "hi" TO print'  run CODE given on the command line
+  humus --check app.hum          report syntax, name and compile errors; run nothing
+  humus -W --trace app.hum       report dropped messages; print every event
+  humus --sandbox --timeout 10 untrusted.hum   stop after 10 s; no file access
+
+Exit status:
+  0  the run ended and no error was reported
+  1  a runtime error was reported (an actor's event or a top-level statement failed)
+  2  usage error, syntax error, undefined name or compile error: nothing ran
+  3  a resource limit stopped the run (--max-events, --max-actors, --max-memory, --timeout)
+
+Documentation: docs/cli.md (this command), docs/language.md (the language).)");
   app.add_option("file", o.file, "script to run ('-' reads standard input)");
+  app.add_option("args", o.args,
+                 "arguments for the script: the global script_args is the list of them, as strings (put -- before "
+                 "the first one that starts with '-')");
   app.add_option("-e,--eval", o.code, "run CODE instead of a file");
   app.add_flag("--check", o.check, "parse and compile only; report errors, run nothing");
   app.add_flag("--dump-code", o.dump_code, "compile only, and print the VM code of every statement and function");
@@ -371,6 +416,13 @@ int run_command(int argc, char** argv) {
   app.add_flag("-W,--warn,--warn-unhandled", o.warn_unhandled,
                "report every message dropped (unhandled, or sent to a non-actor) and every value quietly ignored "
                "(a non-function applied, a statement's non-block value), with its location");
+  app.add_option("--no-warn", o.no_warn,
+                 "do not report compile warnings of KIND: shadow (a pattern of IF, ELIF or CASE binds a name "
+                 "already bound: $name meant?), arity (a call gives a function the wrong number of arguments)")
+      ->check(CLI::IsMember({"shadow", "arity"}))
+      ->allow_extra_args(false)
+      ->delimiter(',')
+      ->type_name("KIND");
   app.add_flag("--whole-script-as-one-block", o.one_block,
                "run the script the uFork way: all of it as one block, ordered by dataflow, in one transaction");
   app.add_option("--show-elements", o.shown.elements,

@@ -185,10 +185,10 @@ class Compiler {
   // ---- locations, errors, emitting
   rt::SourceLoc sloc(ast::Loc l) const { return rt::SourceLoc{&source_->name, l.line, l.column}; }
   [[noreturn]] static void error(ast::Loc l, std::string message) { throw CompileError{l, std::move(message)}; }
-  void warn(ast::Loc l, std::string message) {
+  void warn(ast::Loc l, std::string message, std::string kind = "") {
     for (const auto& w : warnings)
       if (w.loc.line == l.line && w.loc.column == l.column && w.message == message) return;
-    warnings.push_back({l, std::move(message)});
+    warnings.push_back({l, std::move(message), std::move(kind)});
   }
   uint32_t emit(Fn& fn, Op op, ast::Loc l, uint32_t a = 0, uint32_t b = 0, uint32_t c = 0, uint8_t x = 0);
   uint32_t here(Fn& fn) const { return uint32_t(fn.proto->code.size()); }
@@ -213,6 +213,31 @@ class Compiler {
 
   // ---- names
   Resolved resolve(Fn& fn, const std::string& name);
+  // Whether `name` is bound in a scope around this point (not a global);
+  // unlike resolve, records no read and no capture.
+  static bool bound_locally(const Fn& fn, const std::string& name);
+  // IF/ELIF/CASE patterns that bind a name already bound around them: almost
+  // always `n` written where `$n` (compare with its value) was meant.
+  void warn_rebinding(const Fn& fn, const ast::Pattern& p);
+  void warn_rebinding(const Fn& fn, const ast::Equation& condition) {
+    if (!condition.lhs || !condition.rhs) return;
+    // `$x = x` binds x to the value it has: an "always", not a slip.
+    auto same = [](const ast::Pattern& bind, const ast::Pattern& value) {
+      return bind.kind == ast::PatternKind::Bind && value.kind == ast::PatternKind::Value &&
+             value.value->kind == ast::ExprKind::Var && value.value->name == bind.name;
+    };
+    if (same(*condition.lhs, *condition.rhs) || same(*condition.rhs, *condition.lhs)) return;
+    warn_rebinding(fn, *condition.lhs);
+    warn_rebinding(fn, *condition.rhs);
+  }
+  // A call of a global function of this unit with a tuple of the wrong size.
+  void warn_arity(const Fn& fn, const ast::Expr& call);
+
+ public:
+  // Top-level `DEF f(a, b, c)` of the unit, defined once: name -> number of parameters.
+  std::unordered_map<std::string, size_t> arities;
+
+ private:
   void load(Fn& fn, const std::string& name, uint32_t dst, ast::Loc l);
   CaptureSource source_for(Fn& fn, const std::string& name);
 
@@ -380,6 +405,44 @@ Resolved Compiler::resolve(Fn& fn, const std::string& name) {
   fn.caps->names.push_back(name);
   fn.caps->index.emplace(name, i);
   return {Resolved::Kind::Capture, i};
+}
+
+bool Compiler::bound_locally(const Fn& fn, const std::string& name) {
+  for (const Fn* f = &fn; f; f = f->caps ? f->parent : nullptr) {
+    // Top-level code's names are the script's own, like globals (and are
+    // globals but for --whole-script-as-one-block): not counted.
+    if (f->top_level) continue;
+    for (const Scope* s : f->scopes)
+      if (s->regs.count(name)) return true;
+    if (f->specials.count(name)) return true;
+    if (f->caps && f->caps->index.count(name)) return true;
+  }
+  return false;
+}
+
+void Compiler::warn_rebinding(const Fn& fn, const ast::Pattern& p) {
+  for (const auto& [name, loc] : pattern_binders(p))
+    if (bound_locally(fn, name))
+      warn(loc,
+           "this pattern binds a new '" + name + "', which matches anything; did you mean '$" + name +
+               "' (the value of the '" + name + "' already bound)? [--no-warn=shadow]",
+           "shadow");
+}
+
+void Compiler::warn_arity(const Fn& fn, const ast::Expr& e) {
+  if (!e.callee || e.callee->kind != ast::ExprKind::Var || !e.argument) return;
+  if (e.argument->kind != ast::ExprKind::Tuple) return;
+  auto it = arities.find(e.callee->name);
+  if (it == arities.end() || bound_locally(fn, e.callee->name)) return;
+  const size_t given = e.argument->elements.size(), wanted = it->second;
+  if (given == wanted) return;
+  warn(e.loc,
+       "'" + e.callee->name + "' takes " + std::to_string(wanted) + " arguments, but this call gives " +
+           std::to_string(given) +
+           (given < wanted ? "; the call will not match its parameters and gives ?"
+                           : "; the last parameter will get a tuple of the rest") +
+           " [--no-warn=arity]",
+       "arity");
 }
 
 // Where a captured name comes from in `fn`, the frame that makes the closure.
@@ -570,6 +633,7 @@ void Compiler::expr(Fn& fn, const ast::Expr& e, uint32_t dst) {
         ScopeGuard scope(fn);
         Labels fails;
         Binders b;
+        warn_rebinding(fn, br.condition);
         equation(fn, br.condition, fails, b);
         publish(fn, b);
         expr(fn, *br.body, dst);
@@ -1013,6 +1077,7 @@ Compiler::CallSetup Compiler::setup_call(Fn& fn, const ast::Expr& e, bool moves,
 // A call in its place. `site`: in statement code, whether errors about what
 // the callee gives are reported at the frame's site (x = 1).
 void Compiler::call(Fn& fn, const ast::Expr& e, CallAs how, uint32_t dst, uint8_t site) {
+  warn_arity(fn, e);
   if (how == CallAs::Value && builtin_call(fn, e, dst)) return;
   TempGuard temps(fn);
   if (how != CallAs::Value) {
@@ -1084,6 +1149,7 @@ void Compiler::case_of(Fn& fn, const ast::Expr& e, const std::function<void(cons
   std::vector<uint32_t> starts;
   for (const auto& a : alts) {
     starts.push_back(here(fn));
+    warn_rebinding(fn, *a.pattern);
     ScopeGuard scope(fn);
     check_unique(*a.pattern);
     Labels fails;
@@ -1186,6 +1252,7 @@ void Compiler::tail(Fn& fn, const ast::Expr& e, Mode mode) {
         ScopeGuard scope(fn);
         Labels fails;
         Binders b;
+        warn_rebinding(fn, br.condition);
         equation(fn, br.condition, fails, b);
         publish(fn, b);
         tail(fn, *br.body, mode);
@@ -1267,6 +1334,7 @@ bool Compiler::stmt_expr(Fn& fn, const ast::Expr& e, bool is_tail) {
         ScopeGuard scope(fn);
         Labels fails;
         Binders b;
+        warn_rebinding(fn, br.condition);
         equation(fn, br.condition, fails, b);
         publish(fn, b);
         stmt_expr(fn, *br.body, is_tail);
@@ -1459,6 +1527,7 @@ LambdaCode* Compiler::lambda(Fn& parent, const ast::Pattern& param, const ast::E
   fn.specials = std::move(specials);
   fn.top_level = false;
   code->proto.file = &source_->name;
+  code->proto.library = source_->library;
   code->proto.arity =
       param.kind == ast::PatternKind::Tuple && param.elements.size() <= kMaxSpread ? uint32_t(param.elements.size()) : 1;
   fn.code = code;
@@ -1553,6 +1622,7 @@ void Compiler::block_value(Fn& fn, const ast::Expr& e, uint32_t dst) {
     inner.caps = caps;
     inner.top_level = fn.top_level && !blocks_defer_;
     code->proto.file = &source_->name;
+    code->proto.library = source_->library;
     code->proto.arity = 0;
     code->proto.entry_stmt = 0;
     {
@@ -1606,6 +1676,7 @@ std::unique_ptr<TopStmt> Compiler::top(const ast::Stmt& s) {
   fn.proto = &t->proto;
   fn.top_level = true;
   t->proto.file = &source_->name;
+  t->proto.library = source_->library;
   t->proto.arity = 0;
   ScopeGuard root(fn);
   blocks_defer_ = s.kind != ast::StmtKind::Expr;
@@ -1679,6 +1750,21 @@ std::unique_ptr<CompiledUnit> compile_program(ast::Program& program, rt::Runtime
   unit->source = program.source;
   unit->stmts.reserve(program.stmts.size());
   Compiler c(program, rt, arena);
+  // Known before any statement compiles: a call may come above the DEF.
+  std::unordered_map<std::string, int> defined;
+  for (const auto& s : program.stmts) {
+    if (s->kind == ast::StmtKind::Create) ++defined[s->name];
+    if (s->kind != ast::StmtKind::Let || !s->equation) continue;
+    const ast::Equation& eq = *s->equation;
+    if (eq.kind == ast::Equation::Kind::FunctionDef) {
+      if (++defined[eq.name] == 1 && eq.param->kind == ast::PatternKind::Tuple)
+        c.arities[eq.name] = eq.param->elements.size();
+    } else if (eq.lhs) {
+      for (const auto& [name, loc] : pattern_binders(*eq.lhs)) ++defined[name];
+    }
+  }
+  for (const auto& [name, n] : defined)
+    if (n > 1) c.arities.erase(name);
   for (auto& s : program.stmts) {
     unit->stmts.push_back(c.top(*s));
     // A statement's syntax tree is not needed once it is compiled: freeing

@@ -111,23 +111,9 @@ Value Value::list(std::span<const Value> elements) {
 }
 
 Value Value::string(std::string_view s) {
-  std::vector<uint32_t> cps;
-  for (size_t i = 0; i < s.size();) {
-    auto b = static_cast<unsigned char>(s[i]);
-    int len = b < 0x80 ? 1 : (b >> 5) == 6 ? 2 : (b >> 4) == 14 ? 3 : (b >> 3) == 30 ? 4 : 0;
-    if (len == 0 || i + len > s.size()) throw Error("humus::Value::string: invalid UTF-8");
-    uint32_t cp = len == 1 ? b : b & (0x7F >> len);
-    for (int k = 1; k < len; ++k) {
-      auto c = static_cast<unsigned char>(s[i + k]);
-      if ((c >> 6) != 2) throw Error("humus::Value::string: invalid UTF-8");
-      cp = (cp << 6) | (c & 0x3F);
-    }
-    cps.push_back(cp);
-    i += len;
-  }
-  rt::Value out = rt::Value::nil();
-  for (size_t i = cps.size(); i-- > 0;) out = rt::make_pair(rt::Value::small(cps[i]), std::move(out));
-  return adopt(std::move(out));
+  std::optional<rt::Value> v = rt::text_string(s);
+  if (!v) throw Error("humus::Value::string: invalid UTF-8");
+  return adopt(std::move(*v));
 }
 
 // ---------------------------------------------------------------- reading

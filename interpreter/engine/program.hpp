@@ -30,6 +30,7 @@ struct TopStmt {
 struct CompileWarning {
   ast::Loc loc;
   std::string message;
+  std::string kind;  // "shadow", "arity": what --no-warn=KIND silences ("": always shown)
 };
 
 // A global name as the code uses it: where first read (for name checking),

@@ -140,6 +140,7 @@ struct Proto {
   std::vector<TagSwitch> switches;
   std::vector<const LambdaCode*> siblings;
   const std::string* file = nullptr;
+  bool library = false;  // compiled from a standard-library module (ast::Source::library)
   uint32_t nregs = 1;  // registers of a frame (at least one)
   uint32_t arity = 1;  // values a call passes: 1, or n >= 2 for a tuple parameter of n
   uint32_t entry_value = kNoEntry, entry_stmt = kNoEntry, entry_behavior = kNoEntry;

@@ -342,6 +342,36 @@ void unwind(VmState& vm, size_t entry) {
   vm.calls.resize(entry);
 }
 
+// A runtime error raised in standard-library code (a failed check of the
+// `testing` module) is the caller's mistake: it is reported at the innermost
+// call from the program's own code, and says where the library raised it.
+void blame_caller(VmState& vm, size_t entry, const rt::SourceLoc& entered_from, rt::EventError& e) {
+  const size_t n = vm.calls.size();
+  if (n <= entry || !e.loc.file) return;
+  if (!e.in_library) {
+    const Proto* raiser = vm.calls.back().proto;
+    if (!raiser->library || raiser->file != e.loc.file) return;
+    e.in_library = true;
+  }
+  std::vector<const std::string*> library{e.loc.file};
+  for (size_t i = entry; i < n; ++i)
+    if (vm.calls[i].proto->library) library.push_back(vm.calls[i].proto->file);
+  auto blame = [&](const rt::SourceLoc& at) {
+    if (!at.file || std::find(library.begin(), library.end(), at.file) != library.end()) return false;
+    e.message += " (raised at " + e.loc.file_name() + ":" + std::to_string(e.loc.line) + ":" +
+                 std::to_string(e.loc.column) + ")";
+    e.loc = at;
+    e.in_library = false;
+    return true;
+  };
+  for (size_t i = n; i-- > entry;) {
+    const CallInfo& c = vm.calls[i];
+    if (i + 1 < n && blame(c.proto->loc(c.pc - 1))) return;  // a caller: at its call
+    if (c.has_site && blame(c.site)) return;                 // a statement call: where it came from
+  }
+  blame(entered_from);  // the C++ caller's location (a statement's block run by the interpreter)
+}
+
 // Runs code from C++: a frame for `proto` at the top of the stack, with the
 // function or block `fn` (kept alive by the caller, so the frame holds it
 // uncounted; may be null at top level) below it and the n argument values
@@ -370,6 +400,10 @@ Outcome enter(rt::Context& cx, const Proto& proto, uint32_t entry, Kind kind, co
       return kind == Kind::Value ? (result = Value::undefined(), Outcome::Value) : Outcome::Unhandled;
     }
     return run(vm, cx, result);
+  } catch (rt::EventError& e) {
+    blame_caller(vm, entry_index, loc, e);
+    unwind(vm, entry_index);
+    throw;
   } catch (...) {
     unwind(vm, entry_index);
     throw;

@@ -30,7 +30,12 @@ const char* builtin_doc(std::string_view name) {
       {"greater_equal", "`greater_equal(a, b)`: `TRUE` when a >= b"},
       {"greater", "`greater(a, b)`: `TRUE` when a > b"},
       {"println", "actor `println`: prints every message it receives, then a newline, on standard output"},
-      {"print", "actor `print`: writes a string (a list of code points) as UTF-8 text, any other value as `println` does, then a newline, on standard output"},
+      {"print",
+       "actor `print`: writes a string (a list of code points) as UTF-8 text, any other value as `println` does, then "
+       "a newline, on standard output"},
+      {"testing_pass",
+       "actor `testing_pass`: prints `#pass, LABEL` for a passed check of the `testing` module and counts it for the "
+       "`humus: checks: N passed, M failed` line at the end of the run"},
       {"timer", "actor `timer`: on `(dt, msg, actor)` sends msg to actor after dt milliseconds"},
       {"cluster",
        "actor `cluster`: the cluster this node belongs to (docs/distribution.md): `(cust, #publish, name, actor)`, "

@@ -110,7 +110,7 @@ EMSCRIPTEN_KEEPALIVE int humus_step(int budget_ms) {
   if (slice.more) return kRunning;
   if (slice.wait_ms < 0) {  // the run is over: say so if messages were dropped, as the command does
     if (!s.noted) {
-      const std::string note = s.interp->unhandled_note();
+      const std::string note = s.interp->unhandled_note() + s.interp->checks_note();
       js_err(note.data(), int(note.size()));
       s.noted = true;
     }

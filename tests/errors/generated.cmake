@@ -81,7 +81,7 @@ endif()
 set(ENV{ASAN_OPTIONS} "$ENV{ASAN_OPTIONS}:quarantine_size_mb=0")
 execute_process(COMMAND "${HUMUS}" --threads 1 --max-memory 256M limit_integer.hum WORKING_DIRECTORY "${SRC}"
                 OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE status TIMEOUT 300)
-set(expected_err "limit_integer.hum:4:21: runtime error in actor g@4: integer too large (425460132 bits, over an eighth of --max-memory 256M)\n  while handling message: #go\n")
+set(expected_err "limit_integer.hum:4:21: runtime error in actor g@4: integer too large (425460132 bits, over an eighth of --max-memory 256M)\nDEF grow(x) AS grow(f(x, x))\n                    ^\n  while handling message: #go\n")
 if(NOT status EQUAL 1 OR NOT out STREQUAL "#still_running\n" OR NOT err STREQUAL expected_err)
   message(FATAL_ERROR "limit_integer: status ${status} (expected 1), stdout '${out}', stderr '${err}'")
 endif()

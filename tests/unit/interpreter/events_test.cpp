@@ -22,6 +22,8 @@ TEST_CASE("an event that SENDs, CREATEs and BECOMEs and then THROWs leaves no tr
   CHECK(r.out == "#sent, #good\n#became, #next\n#created_actor_ran, #hello\n");
   CHECK(r.err ==
         "test.hum:6:22: runtime error in actor a@4: THROW #oops, #bad\n"
+        "      IF $m = #bad [ THROW (#oops, m) ]\n"
+        "                     ^\n"
         "  while handling message: #bad\n");
   CHECK(r.had_runtime_error);
 }

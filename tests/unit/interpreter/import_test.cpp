@@ -114,11 +114,14 @@ TEST_CASE("missing modules and cycles are errors at the IMPORT") {
   CHECK(missing.out == "#before\n");
   CHECK(missing.err.find(main + ":2:1: runtime error: cannot find module 'nope.hum'") == 0);
   auto stdlib = run_in(d.path, "IMPORT \"nope\"\n");
-  CHECK(stdlib.err == main + ":1:1: runtime error: no module named 'nope' in $HUMUS_PATH or the standard library\n");
+  CHECK(stdlib.err == main +
+                          ":1:1: runtime error: no module named 'nope' in $HUMUS_PATH or the standard library\n"
+                          "IMPORT \"nope\"\n^\n");
   auto cycle = run_in(d.path, "IMPORT \"a.hum\"\n");
   CHECK(cycle.outcome == Interpreter::Outcome::RuntimeError);
   std::string a = (d.path / "a.hum").string(), b = (d.path / "b.hum").string();
-  CHECK(cycle.err == b + ":2:1: runtime error: import cycle: " + a + " -> " + b + " -> " + a + "\n");
+  CHECK(cycle.err ==
+        b + ":2:1: runtime error: import cycle: " + a + " -> " + b + " -> " + a + "\nIMPORT \"a.hum\"\n^\n");
   auto self = run_in(d.path, "IMPORT \"main.hum\"\n");  // main.hum does not exist as a file
   CHECK(self.outcome == Interpreter::Outcome::RuntimeError);
 }
@@ -177,13 +180,14 @@ TEST_CASE("IMPORT in Humus code names modules, never other files (issue 20, repr
                                 (d.path / "lib/ok.hum").string(), "../secret.hum", "lib/../../x.hum", "lib/leak.hum"}) {
     auto r = run_in(d.path, "IMPORT \"" + name + "\"\n");
     CHECK(r.outcome == Interpreter::Outcome::RuntimeError);
-    CHECK(r.err == main + ":1:1: runtime error: IMPORT \"" + name + "\": " + why);
+    CHECK(r.err == main + ":1:1: runtime error: IMPORT \"" + name + "\": " + why + "IMPORT \"" + name + "\"\n^\n");
     CHECK(r.err.find("hunter2") == std::string::npos);
   }
   // Nor from a module below: the script's folder is the bound, so a module
   // may reach a sibling of its own folder but nothing outside the tree.
   auto up = run_in(d.path, "IMPORT \"lib/up.hum\"\n");
-  CHECK(up.err == (d.path / "lib/up.hum").string() + ":1:1: runtime error: IMPORT \"../../secret.hum\": " + why);
+  CHECK(up.err == (d.path / "lib/up.hum").string() + ":1:1: runtime error: IMPORT \"../../secret.hum\": " + why +
+                      "IMPORT \"../../secret.hum\"\n^\n");
   auto side = run_in(d.path, "IMPORT \"lib/side.hum\"\nSEND two TO println\n");
   CHECK(side.out == "2\n");
   CHECK(side.err == "");
@@ -216,5 +220,5 @@ TEST_CASE("the sandbox allows standard-library modules only; the host's own impo
   CHECK(r.out == "#queue_ok\n");
   CHECK(r.err == main +
                      ":3:1: runtime error: IMPORT \"m.hum\": file access is disabled (--sandbox): only "
-                     "standard-library modules can be imported\n");
+                     "standard-library modules can be imported\nIMPORT \"m.hum\"\n^\n");
 }
