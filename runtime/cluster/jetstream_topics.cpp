@@ -173,8 +173,15 @@ void JetStreamTopics::State::prepare(const Topic& t) {
   jsErrCode code = jsErrCode(0);
   natsStatus s = js_AddStream(&si, js, &cfg, nullptr, &code);
   if (si) jsStreamInfo_Destroy(si);
-  if (s != NATS_OK && code != JSStreamNameExistErr)
-    throw ClusterError("cannot make the stream of topic " + t.name + ": " + js_error(s, code));
+  if (s != NATS_OK && code != JSStreamNameExistErr) {
+    // Two nodes making the same stream at once: the one that loses may hear
+    // "subjects overlap" (10065) rather than "name in use". If the stream is
+    // there now, it is the one we wanted (its name is the topic's).
+    jsStreamInfo* there = nullptr;
+    if (js_GetStreamInfo(&there, js, name.c_str(), nullptr, nullptr) != NATS_OK || !there)
+      throw ClusterError("cannot make the stream of topic " + t.name + ": " + js_error(s, code));
+    jsStreamInfo_Destroy(there);
+  }
   std::lock_guard lock(mutex);
   prepared.insert(&t);
 }
