@@ -43,6 +43,10 @@ void Dispatcher::start() {
   // A deep stack for deep (but bounded, see stack_guard.hpp) recursion in
   // behaviors; smaller when the address space is limited.
   std::size_t stack = thread_stack_size(workers_.size());
+  {
+    std::lock_guard lock(park_mutex_);
+    running_threads_ = int(workers_.size());
+  }
   for (auto& w : workers_) {
     Worker* wp = w.get();
     threads_.emplace_back([this, wp] { worker_main(*wp); }, stack);
@@ -56,6 +60,7 @@ void Dispatcher::stop() {
     stopping_ = true;
   }
   park_cv_.notify_all();
+  pause_cv_.notify_all();
   for (auto& t : threads_) t.join();
   threads_.clear();
   // Whatever is still queued is dropped with the queues' references.
@@ -150,6 +155,8 @@ Actor* Dispatcher::pop_global() {
 void Dispatcher::worker_main(Worker& w) {
   tl_worker = &w;
   while (!halt_.load(std::memory_order_relaxed)) {
+    if (pause_flag_.load(std::memory_order_relaxed)) [[unlikely]]
+      rest();
     if (Actor* a = find_work(w)) {
       run_turn(w, a);
       continue;
@@ -301,13 +308,46 @@ void Dispatcher::park(Worker& w) {
   if (active_.fetch_sub(1, std::memory_order_seq_cst) == 1) notify_if_idle();
   {
     std::unique_lock lock(park_mutex_);
-    park_cv_.wait(lock, [this] { return tokens_ > 0 || stopping_; });
+    // A parked worker counts as resting for run_paused; it stays asleep
+    // while a job runs, even with a token (it takes it afterwards).
+    if (++resting_ == running_threads_ && pausing_) pause_cv_.notify_all();
+    park_cv_.wait(lock, [this] { return (tokens_ > 0 && !pausing_) || stopping_; });
+    --resting_;
     if (tokens_ > 0) --tokens_;
     // Active again before anyone can see the token gone: the actor that
     // woke us is still in a queue, so the system is not idle meanwhile.
     active_.fetch_add(1, std::memory_order_seq_cst);
   }
   sleepers_.fetch_sub(1, std::memory_order_seq_cst);
+}
+
+// ---------------------------------------------------------------- pausing
+
+void Dispatcher::rest() {
+  std::unique_lock lock(park_mutex_);
+  if (++resting_ == running_threads_ && pausing_) pause_cv_.notify_all();
+  park_cv_.wait(lock, [this] { return !pausing_ || stopping_; });
+  --resting_;
+}
+
+bool Dispatcher::run_paused(const std::function<void()>& job, std::chrono::nanoseconds limit) {
+  std::unique_lock lock(park_mutex_);
+  pausing_ = true;
+  pause_flag_.store(true, std::memory_order_relaxed);
+  const bool all = pause_cv_.wait_for(lock, limit, [this] { return resting_ == running_threads_ || stopping_; });
+  const bool ran = all && !stopping_;
+  if (ran) {
+    // The workers wait on park_mutex_'s condition; the job runs without it,
+    // so a thread that sends meanwhile (a timer, a host) is not blocked.
+    lock.unlock();
+    job();
+    lock.lock();
+  }
+  pausing_ = false;
+  pause_flag_.store(false, std::memory_order_relaxed);
+  lock.unlock();
+  park_cv_.notify_all();
+  return ran;
 }
 
 // ------------------------------------------------------------- quiescence

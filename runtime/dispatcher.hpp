@@ -32,6 +32,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <random>
@@ -100,6 +101,12 @@ class Dispatcher {
   void drop_queued() { dropping_.store(true, std::memory_order_relaxed); }
   DispatchStats stats() const;
   unsigned threads() const { return unsigned(workers_.size()); }
+  // Runs `job` while no worker runs an event: busy workers finish their
+  // turn and wait, parked ones stay parked (the cycle collector). Waits at
+  // most `limit` for the busy ones: a long event would stall every other
+  // worker meanwhile, so then it gives up (false; nothing ran). Not from a
+  // worker of this dispatcher.
+  bool run_paused(const std::function<void()>& job, std::chrono::nanoseconds limit);
 
  private:
   struct Worker {
@@ -126,6 +133,7 @@ class Dispatcher {
   Actor* pop_global();
   void wake_one();
   void park(Worker& w);
+  void rest();  // waits at a turn boundary while run_paused runs its job
   bool idle_now() const;
   void notify_if_idle();
   Worker* current_worker() const;
@@ -150,6 +158,14 @@ class Dispatcher {
   uint64_t tokens_ = 0;
   bool stopping_ = false;
   std::atomic<int> sleepers_{0};
+  // Pausing (run_paused), under park_mutex_: workers parked or resting,
+  // out of how many threads run. pause_flag_ mirrors pausing_ for the
+  // workers' check between turns, which must not take the lock.
+  bool pausing_ = false;
+  int resting_ = 0;
+  int running_threads_ = 0;
+  std::atomic<bool> pause_flag_{false};
+  std::condition_variable pause_cv_;
 
   // Quiescence.
   std::atomic<int> active_{0};        // workers not parked

@@ -21,6 +21,12 @@ void Globals::pin(const Value& v) {
   pinned_.push_back(v.object());
 }
 
+void Globals::clear_pinned() {
+  std::lock_guard lock(mutex_);
+  for (uint32_t slot = 0; slot < names_.size(); ++slot) cell(slot).store(0, std::memory_order_relaxed);
+  for (Object* o : pinned_) clear_contents(o);
+}
+
 uint32_t Globals::slot(std::string_view name) {
   std::lock_guard lock(mutex_);
   if (auto it = index_.find(std::string(name)); it != index_.end()) return it->second;

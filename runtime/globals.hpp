@@ -46,6 +46,10 @@ class Globals {
   // frees it when these globals are destroyed. For global values and for
   // constants in compiled code, which must then be gone first.
   void pin(const Value& v);
+  // Empties every pinned value (free_pinned's first phase) and unbinds every
+  // slot, when the runtime ends: what only they held can then be collected
+  // before the pinned objects themselves go with these globals.
+  void clear_pinned();
   // The cell behind a slot: it never moves, so compiled code can keep its address.
   const std::atomic<uint64_t>* cell_address(uint32_t slot) const { return &cell(slot); }
 

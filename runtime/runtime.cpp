@@ -115,6 +115,7 @@ Runtime::Runtime(RuntimeOptions options)
   // Joins the cluster (options_.cluster.url), or stays on its own; defines
   // the global `cluster`. Throws ClusterError when it cannot connect.
   cluster_ = std::make_unique<cluster::Cluster>(*this, options_.cluster);
+  if (options_.cycle_check) next_cycle_check_.store(heap_.live() + options_.cycle_check, std::memory_order_relaxed);
 }
 
 Runtime::~Runtime() {
@@ -125,6 +126,7 @@ Runtime::~Runtime() {
 void Runtime::leave_cluster() { cluster_->leave(); }
 
 void Runtime::stop() {
+  stop_collector();  // it pauses the workers: it must not be at it while they go
   // The cluster's threads send into the dispatcher: they stop first.
   if (cluster_) cluster_->stop();
   if (monitor_) monitor_->stop();
@@ -184,15 +186,13 @@ Value Runtime::new_actor(Value behavior, uint32_t name) {
   uint64_t id = next_actor_id_.fetch_add(1, std::memory_order_relaxed);
   if (id > actor_id_check_) [[unlikely]]
     return new_actor_checked(id, std::move(behavior), name);
-  auto* a = new Actor(id, name);
-  a->behavior = std::move(behavior);
+  Actor* a = heap_.make(id, name, std::move(behavior));
+  note_actor_made();
   return Value::adopt(a);
 }
 
 Value Runtime::system_actor(const NativeBehaviorCode& code) {
-  auto* a = new Actor(0, intern_symbol(code.name));
-  a->behavior = Value::adopt(Closure::make(&code, 0));
-  return Value::adopt(a);
+  return Value::adopt(heap_.make(0, intern_symbol(code.name), Value::adopt(Closure::make(&code, 0))));
 }
 
 Value Runtime::new_foreign_actor(const ForeignCode& code) {
@@ -205,22 +205,26 @@ Value Runtime::new_foreign_actor(const ForeignCode& code) {
 // Past the actor limit, or tracing (which notes every actor made).
 Value Runtime::new_actor_checked(uint64_t id, Value behavior, uint32_t name) {
   if (id > actor_id_cap_) actor_limit_reached();
-  auto* a = new Actor(id, name);
-  a->behavior = std::move(behavior);
-  Value v = Value::adopt(a);
+  Value v = Value::adopt(heap_.make(id, name, std::move(behavior)));
+  note_actor_made();
   if (tracer_) Tracer::note_created(v);
   return v;
 }
 
 std::unique_ptr<Context> Runtime::make_context() { return std::make_unique<Context>(*this); }
 
-void Runtime::start() { dispatcher_.start(); }
+void Runtime::start() {
+  dispatcher_.start();
+  start_collector();
+}
 
 void Runtime::wait_idle() { dispatcher_.wait_idle(); }
 
 Runtime::Slice Runtime::run_for(std::chrono::milliseconds budget) {
   const auto deadline = std::chrono::steady_clock::now() + budget;
   for (;;) {
+    // No collector thread here: the check runs between slices, on this thread.
+    if (next_cycle_check_.load(std::memory_order_relaxed) <= uint64_t(heap_.live())) try_collect({});
     // Due timers first, every slice: a program that never stops sending
     // must still get its AFTER messages (as the timer thread gives them).
     bool fired = false;
@@ -453,6 +457,8 @@ RuntimeStats Runtime::stats() const {
   s.actors = next_actor_id_.load(std::memory_order_relaxed) - 1;
   s.queued = d.queued;
   s.cluster = cluster_->stats();
+  s.cycles = cycle_stats();
+  s.live_actors = heap_.live();
   return s;
 }
 

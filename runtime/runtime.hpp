@@ -18,8 +18,10 @@
 #include <random>
 #include <string>
 #include <string_view>
+#include <thread>
 
 #include "runtime/actor.hpp"
+#include "runtime/actor_heap.hpp"
 #include "runtime/cluster/cluster_options.hpp"
 #include "runtime/code.hpp"
 #include "runtime/context.hpp"
@@ -59,6 +61,21 @@ struct RuntimeOptions {
   // true interrupts the run. For a host whose event can't be interrupted
   // from another thread (the playground: one thread, Stop in a SharedArrayBuffer).
   std::function<bool()> interrupt_requested;
+  // The cycle collector (runtime/cycle_collector.hpp) looks for actors in
+  // reference cycles when this many actors are live, then each time their
+  // number doubles since the last look; 0: only when the runtime goes (or
+  // collect_cycles() is called).
+  uint64_t cycle_check = 10000;
+};
+
+// What the cycle collector did so far.
+struct CycleStats {
+  uint64_t collections = 0;       // looks at the whole heap of actors
+  uint64_t actors_collected = 0;  // actors freed because only garbage held them
+  uint64_t pause_us_total = 0;    // time workers were held still for it
+  uint64_t pause_us_max = 0;
+  uint64_t actors_seen_last = 0;  // live actors the last collection looked at
+  uint64_t gave_up = 0;           // times it waited too long for a busy event and tried later
 };
 
 // What diagnostics show of the source at a location: its column in
@@ -82,6 +99,8 @@ struct RuntimeStats {
   uint64_t actors = 0;     // actors created
   uint64_t queued = 0;     // messages queued or running, and pending timers
   ClusterStats cluster;    // messages and topics across processes
+  CycleStats cycles;       // the cycle collector's work
+  int64_t live_actors = 0; // actors of this runtime not freed yet
 };
 
 class Runtime final : public EventRunner {
@@ -122,6 +141,25 @@ class Runtime final : public EventRunner {
   // its effects, or drops them when `failed` (and traces it, when tracing).
   void begin_outside(Context& cx);
   void end_outside(Context& cx, const EventError* failed, const SourceLoc& where);
+  // Held while code runs outside any event (a top-level statement, a host
+  // call): the cycle collector must not look at actors while they are being
+  // made and given behaviors, so it waits for the scope to end.
+  class OutsideScope {
+   public:
+    explicit OutsideScope(Runtime& rt);
+    ~OutsideScope();
+    OutsideScope(const OutsideScope&) = delete;
+    OutsideScope& operator=(const OutsideScope&) = delete;
+
+   private:
+    Runtime& rt_;
+  };
+
+  // Frees the actors only reference cycles hold, now: waits for running
+  // events to end (they keep running meanwhile) and for outside code. From
+  // any thread but a worker's or an OutsideScope's. Returns the totals.
+  CycleStats collect_cycles();
+  CycleStats cycle_stats() const;
 
   void start();  // starts dispatching (messages queue up until then)
   // Stops the workers and the timer thread; queued messages are dropped.
@@ -235,13 +273,32 @@ class Runtime final : public EventRunner {
     memory::CapScope capped(&limit_hit_);
     return beh->code->run_behavior(*beh, message, cx);
   }
+  // The cycle collector's thread and trigger (runtime_cycles.cpp).
+  void note_actor_made() {
+    if (uint64_t(heap_.live()) >= next_cycle_check_.load(std::memory_order_relaxed)) [[unlikely]]
+      request_cycle_check();
+  }
+  void request_cycle_check();
+  void start_collector();
+  void stop_collector();
+  void collector_main();
+  // One collection, if it can pause the workers within `limit`; under cycles_mutex_'s turn.
+  bool try_collect(std::chrono::nanoseconds limit);
+  void final_collection();  // when the runtime goes: nothing runs any more
   // The traced paths (runtime_trace.cpp).
   void run_event_traced(Actor& actor, Value& message, Context& cx);
   void commit_traced(Context& cx, TraceEvent& ev);
   void fire_traced(uint64_t id, Value target, Value message);
 
   RuntimeOptions options_;
+  ActorHeap heap_;  // first made, last gone: everything below may hold actors
   Globals globals_;
+  // Destroyed between the dispatcher (with the timers) and the globals: the
+  // last collection (final_collection).
+  struct Finale {
+    Runtime* rt;
+    ~Finale() { rt->final_collection(); }
+  } finale_{this};
   Dispatcher dispatcher_;
   Timers timers_;
   std::chrono::steady_clock::time_point start_time_;
@@ -266,6 +323,18 @@ class Runtime final : public EventRunner {
   std::atomic<bool> interrupted_{false};
   std::mutex stop_mutex_;  // serialises stopping the timers
   std::unique_ptr<LimitMonitor> monitor_;
+  // The cycle collector (runtime_cycles.cpp).
+  std::atomic<uint64_t> next_cycle_check_{UINT64_MAX};  // live actors that trigger the next look
+  std::atomic<int> outside_running_{0};                 // OutsideScopes open
+  std::atomic<bool> collecting_{false};                 // a collection wants outside code to wait
+  mutable std::mutex cycles_mutex_;  // guards the fields below, and makes collections take turns
+  std::condition_variable cycles_cv_;     // the collector thread waits here for a request
+  std::condition_variable outside_cv_;    // OutsideScopes wait here while collecting_
+  bool cycle_check_requested_ = false;
+  bool collector_stopping_ = false;
+  std::mutex collect_turn_;  // one collection at a time (the thread, collect_cycles, the end)
+  CycleStats cycle_stats_;   // under cycles_mutex_
+  std::thread collector_;
   // The `cluster` actor's world: other nodes, names, topics (runtime/cluster/).
   // Made last and stopped first: it sends into the dispatcher from its threads.
   std::unique_ptr<cluster::Cluster> cluster_;

@@ -10,6 +10,7 @@
 #include <new>
 
 #include "runtime/actor.hpp"
+#include "runtime/actor_heap.hpp"
 #include "runtime/code.hpp"
 #include "runtime/foreign.hpp"
 #include "runtime/integer.hpp"
@@ -110,10 +111,17 @@ void destroy(Object* o) {
     case ObjKind::BigInt:
       delete static_cast<BigInt*>(o);
       break;
-    case ObjKind::Actor:
-      delete static_cast<Actor*>(o);  // drains its mailbox
+    case ObjKind::Actor: {
+      auto* a = static_cast<Actor*>(o);
+      if (a->flags.load(std::memory_order_relaxed) & Object::kInHeap) {
+        a->~Actor();  // drains its mailbox
+        ActorHeap::free(a);
+      } else {
+        delete a;
+      }
       detail::live_actors.fetch_sub(1, std::memory_order_relaxed);
       break;
+    }
     case ObjKind::Closure: {
       auto* c = static_cast<Closure*>(o);
       destroy_trailing(c, c->captures());
@@ -174,41 +182,43 @@ namespace detail {
 
 }  // namespace detail
 
+void clear_contents(Object* o) {
+  switch (o->kind) {
+    case ObjKind::Pair: {
+      auto* p = static_cast<Pair*>(o);
+      p->head = Value();
+      p->tail = Value();
+      break;
+    }
+    case ObjKind::Actor: {
+      auto* a = static_cast<Actor*>(o);
+      a->behavior = Value();
+      while (Message* m = a->mailbox.pop()) free_message(m);
+      break;
+    }
+    case ObjKind::Closure: {
+      auto* c = static_cast<Closure*>(o);
+      for (uint32_t i = 0; i < c->count; ++i) c->captures()[i] = Value();
+      break;
+    }
+    case ObjKind::Block: {
+      auto* b = static_cast<BlockValue*>(o);
+      for (uint32_t i = 0; i < b->count; ++i) b->captures()[i] = Value();
+      break;
+    }
+    case ObjKind::Envelope:
+      static_cast<Envelope*>(o)->value = Value();
+      break;
+    case ObjKind::BigInt:
+    case ObjKind::Native:
+      break;
+  }
+}
+
 void free_pinned(std::vector<Object*> objects) {
   std::sort(objects.begin(), objects.end());
   objects.erase(std::unique(objects.begin(), objects.end()), objects.end());
-  for (Object* o : objects) {
-    switch (o->kind) {
-      case ObjKind::Pair: {
-        auto* p = static_cast<Pair*>(o);
-        p->head = Value();
-        p->tail = Value();
-        break;
-      }
-      case ObjKind::Actor: {
-        auto* a = static_cast<Actor*>(o);
-        a->behavior = Value();
-        while (Message* m = a->mailbox.pop()) free_message(m);
-        break;
-      }
-      case ObjKind::Closure: {
-        auto* c = static_cast<Closure*>(o);
-        for (uint32_t i = 0; i < c->count; ++i) c->captures()[i] = Value();
-        break;
-      }
-      case ObjKind::Block: {
-        auto* b = static_cast<BlockValue*>(o);
-        for (uint32_t i = 0; i < b->count; ++i) b->captures()[i] = Value();
-        break;
-      }
-      case ObjKind::Envelope:
-        static_cast<Envelope*>(o)->value = Value();
-        break;
-      case ObjKind::BigInt:
-      case ObjKind::Native:
-        break;
-    }
-  }
+  for (Object* o : objects) clear_contents(o);
   for (Object* o : objects)
     if (o->kind != ObjKind::Native) destroy(o);  // built-in natives belong to the process
 }

@@ -62,6 +62,7 @@ int64_t live_objects();  // objects made minus objects freed while counting was 
 struct Object {
   static constexpr uint8_t kImmortal = 1;
   static constexpr uint8_t kForeign = 2;  // an actor standing for a remote actor or a topic (foreign.hpp)
+  static constexpr uint8_t kInHeap = 4;   // an actor in an ActorHeap's chunk (actor_heap.hpp), not from new
 
   // Six bytes: a derived kind may use the two bytes of tail padding (Actor
   // keeps its scheduling state there, to fit in one cache line).
@@ -252,6 +253,10 @@ inline void construct_empty(Value* v, uint32_t n) {
 // touched, whatever references the pinned objects had among themselves.
 // `objects` may hold duplicates.
 void free_pinned(std::vector<Object*> objects);
+// Lets go of everything `o` holds (its fields become empty), leaving `o`
+// itself: the first phase of free_pinned, and how the cycle collector
+// breaks a garbage cycle.
+void clear_contents(Object* o);
 
 // ---------------------------------------------------------------- pairs
 

@@ -65,6 +65,7 @@ struct Options {
   bool lsp = false;
   std::string log_level = "warn";
   bool stats = false;
+  uint64_t cycle_check = humus::rt::RuntimeOptions{}.cycle_check;
   humus::rt::Limits limits;
   humus::rt::ClusterOptions cluster;
 };
@@ -120,6 +121,7 @@ humus::rt::RuntimeOptions runtime_options(const Options& o) {
   ro.out = humus::cli::write_stdout;
   ro.err = humus::cli::write_stderr;
   ro.cluster = o.cluster;
+  ro.cycle_check = o.cycle_check;
   return ro;
 }
 
@@ -133,6 +135,13 @@ void print_stats(const humus::rt::RuntimeStats& s, bool cluster) {
   std::fprintf(stderr, "humus: stats: %llu events, %llu unhandled, %llu errors, %llu actors\n",
                (unsigned long long)s.events, (unsigned long long)s.unhandled, (unsigned long long)s.errors,
                (unsigned long long)s.actors);
+  const humus::rt::CycleStats& y = s.cycles;
+  if (y.collections)
+    std::fprintf(stderr,
+                 "humus: stats: cycles: %llu collections, %llu actors collected, %lld actors live; "
+                 "pauses %.3f ms in all, %.3f ms the longest\n",
+                 (unsigned long long)y.collections, (unsigned long long)y.actors_collected, (long long)s.live_actors,
+                 double(y.pause_us_total) / 1000, double(y.pause_us_max) / 1000);
   const humus::rt::ClusterStats& c = s.cluster;
   if (cluster || c.appended || c.delivered)
     std::fprintf(stderr,
@@ -456,6 +465,10 @@ Documentation: docs/cli.md (this command), docs/language.md (the language).)");
     return parse_seconds(s) ? std::string()
                             : "SECONDS must be a number greater than 0 and at most 1e9 (about 31 years), not " + s;
   });
+  app.add_option("--cycle-check", o.cycle_check,
+                 "look for actors only reference cycles hold when N actors live, then each time they double "
+                 "(default: 10000; 0: only at the end)")
+      ->check(CLI::Range(uint64_t(0), uint64_t(1) << 40));
   app.add_flag("--stats", o.stats, "print what the run did to stderr at the end (events, messages across nodes, topics)");
   // A cluster of Humus processes on NATS (docs/distribution.md). Credentials
   // only from the URL or the environment, never as options of their own

@@ -1,0 +1,214 @@
+#include "runtime/cycle_collector.hpp"
+
+#include <vector>
+
+#include "runtime/code.hpp"
+#include "runtime/foreign.hpp"
+
+namespace humus::rt {
+
+namespace {
+
+// The values an object holds counted references to. Must match exactly what
+// destroy() (value.cpp) releases: an edge counted here that holds no
+// reference would make a live object look unreferenced.
+template <class F>
+void for_children(Object* o, F&& f) {
+  switch (o->kind) {
+    case ObjKind::Pair: {
+      auto* p = static_cast<Pair*>(o);
+      f(p->head);
+      f(p->tail);
+      break;
+    }
+    case ObjKind::Actor:
+      f(static_cast<Actor*>(o)->behavior);  // queued messages are roots: not edges
+      break;
+    case ObjKind::Closure: {
+      auto* c = static_cast<Closure*>(o);
+      for (uint32_t i = 0; i < c->count; ++i) f(c->captures()[i]);
+      break;
+    }
+    case ObjKind::Block: {
+      auto* b = static_cast<BlockValue*>(o);
+      for (uint32_t i = 0; i < b->count; ++i) f(b->captures()[i]);
+      break;
+    }
+    case ObjKind::Envelope:
+      f(static_cast<Envelope*>(o)->value);
+      break;
+    case ObjKind::BigInt:
+    case ObjKind::Native:
+      break;
+  }
+}
+
+// A new reference to `a`, unless its count already reached zero (it is
+// being destroyed on another thread, and its cell freed once that is done).
+bool try_retain(Actor& a) {
+  uint32_t n = a.refs.load(std::memory_order_relaxed);
+  while (n != 0)
+    if (a.refs.compare_exchange_weak(n, n + 1, std::memory_order_acquire, std::memory_order_relaxed)) return true;
+  return false;
+}
+
+struct Node {
+  Object* object;
+  uint32_t internal = 0;  // edges from other nodes, and from objects only nodes hold
+  bool actor = false;     // an actor of the heap, retained for the collection
+  bool live = false;
+};
+
+// Object* -> node index, open addressing (a collection may see millions).
+class NodeIndex {
+ public:
+  static constexpr uint32_t kNone = UINT32_MAX;
+  explicit NodeIndex(size_t expected) { resize(expected * 2 + 16); }
+  uint32_t find(const Object* o) const {
+    for (size_t i = hash(o) & mask_;; i = (i + 1) & mask_) {
+      if (keys_[i] == o) return values_[i];
+      if (!keys_[i]) return kNone;
+    }
+  }
+  void insert(Object* o, uint32_t v) {
+    if ((count_ + 1) * 2 > keys_.size()) resize(keys_.size() * 2);
+    place(o, v);
+    ++count_;
+  }
+
+ private:
+  static size_t hash(const Object* o) { return (reinterpret_cast<uintptr_t>(o) >> 3) * 0x9E3779B97F4A7C15ull >> 16; }
+  void place(Object* o, uint32_t v) {
+    size_t i = hash(o) & mask_;
+    while (keys_[i]) i = (i + 1) & mask_;
+    keys_[i] = o;
+    values_[i] = v;
+  }
+  void resize(size_t want) {
+    size_t n = 16;
+    while (n < want) n *= 2;
+    std::vector<Object*> old_keys(n, nullptr);
+    std::vector<uint32_t> old_values(n);
+    old_keys.swap(keys_);
+    old_values.swap(values_);
+    mask_ = n - 1;
+    for (size_t i = 0; i < old_keys.size(); ++i)
+      if (old_keys[i]) place(old_keys[i], old_values[i]);
+  }
+  std::vector<Object*> keys_;
+  std::vector<uint32_t> values_;
+  size_t mask_ = 0;
+  size_t count_ = 0;
+};
+
+class Collection {
+ public:
+  explicit Collection(ActorHeap& heap) : index_(size_t(heap.live() > 0 ? heap.live() : 0)) {
+    heap.for_each([this](Actor& a) {
+      if (a.immortal() || !try_retain(a)) return;  // immortal: a root that holds what it reaches
+      index_.insert(&a, uint32_t(nodes_.size()));
+      nodes_.push_back({&a, 0, true, false});
+    });
+  }
+
+  CollectResult run() {
+    count_edges();
+    mark_live();
+    return free_garbage();
+  }
+
+ private:
+  // Step 1: the nodes reachable from the actors, and the edges into each.
+  // An object with one reference, reached by an edge, is held by that edge
+  // alone: it needs no node, only walking through.
+  void count_edges() {
+    for (uint32_t i = 0, n = uint32_t(nodes_.size()); i < n; ++i) walk_.push_back(nodes_[i].object);
+    while (!walk_.empty()) {
+      Object* o = walk_.back();
+      walk_.pop_back();
+      for_children(o, [this](const Value& v) {
+        if (!v.is_object()) return;
+        Object* c = v.object();
+        if (c->immortal()) return;
+        uint32_t i = index_.find(c);
+        if (i == NodeIndex::kNone) {
+          if (c->kind == ObjKind::Actor) return;  // not this heap's, or being destroyed: not ours to judge
+          if (c->refs.load(std::memory_order_acquire) <= 1) {
+            walk_.push_back(c);
+            return;
+          }
+          i = uint32_t(nodes_.size());
+          index_.insert(c, i);
+          nodes_.push_back({c});
+          walk_.push_back(c);
+        }
+        ++nodes_[i].internal;
+      });
+    }
+  }
+
+  // Steps 2 and 3: what is held from outside, and all it reaches, is live.
+  void mark_live() {
+    for (Node& n : nodes_) {
+      const uint32_t held = n.internal + (n.actor ? 1 : 0);
+      bool root = n.object->refs.load(std::memory_order_acquire) > held;
+      if (n.actor && static_cast<Actor*>(n.object)->state.load(std::memory_order_acquire) != SchedState::Idle)
+        root = true;
+      if (root) {
+        n.live = true;
+        walk_.push_back(n.object);
+      }
+    }
+    while (!walk_.empty()) {
+      Object* o = walk_.back();
+      walk_.pop_back();
+      for_children(o, [this](const Value& v) {
+        if (!v.is_object()) return;
+        Object* c = v.object();
+        if (c->immortal()) return;
+        uint32_t i = index_.find(c);
+        if (i == NodeIndex::kNone) {
+          if (c->kind != ObjKind::Actor) walk_.push_back(c);  // held by this edge alone
+          return;
+        }
+        if (!nodes_[i].live) {
+          nodes_[i].live = true;
+          walk_.push_back(c);
+        }
+      });
+    }
+  }
+
+  // Step 4: garbage objects are kept by one more reference while their
+  // contents are cleared (which breaks every cycle among them), then let go.
+  CollectResult free_garbage() {
+    CollectResult r;
+    r.objects_seen = nodes_.size();
+    std::vector<Object*> garbage;
+    for (Node& n : nodes_) {
+      if (n.actor) ++r.actors_seen;
+      if (n.live) continue;
+      if (n.actor)
+        ++r.actors_collected;
+      else
+        n.object->retain();
+      garbage.push_back(n.object);
+    }
+    for (Object* o : garbage) clear_contents(o);
+    for (Object* o : garbage)
+      if (o->kind != ObjKind::Actor) o->release();
+    for (Node& n : nodes_)
+      if (n.actor) n.object->release();
+    return r;
+  }
+
+  NodeIndex index_;
+  std::vector<Node> nodes_;
+  std::vector<Object*> walk_;
+};
+
+}  // namespace
+
+CollectResult collect_cycles(ActorHeap& heap) { return Collection(heap).run(); }
+
+}  // namespace humus::rt
