@@ -328,6 +328,7 @@ Interpreter::Outcome Interpreter::run_stmt(const CompiledUnit& unit, const TopSt
     return import_at(t.import, import_dir(unit), &t.source_loc);
   }
   rt::Context& cx = top_;
+  rt::Runtime::OutsideScope outside(*runtime_);  // no cycle collection while it makes values
   runtime_->begin_outside(cx);
   auto failed = [&](const rt::EventError& e) {
     runtime_->end_outside(cx, &e, t.source_loc);

@@ -39,7 +39,8 @@ struct FreeCell {
 }  // namespace
 
 struct ActorHeap::Chunk {
-  ActorHeap* heap;  // null once the heap is gone and actors still live here
+  ActorHeap* heap;   // null once the heap is gone and actors still live here
+  uint32_t ordinal;  // its place in heap->all_: slots [ordinal * kCells, +kCells)
   std::mutex mutex;
   // Guarded by mutex:
   FreeCell* free = nullptr;  // cells given back
@@ -48,18 +49,20 @@ struct ActorHeap::Chunk {
   bool listed = false;  // in heap->partial_
   uint64_t live[kWords] = {};
 
-  explicit Chunk(ActorHeap* h) : heap(h) {}
+  Chunk(ActorHeap* h, uint32_t n) : heap(h), ordinal(n) {}
   char* cell(size_t i) { return reinterpret_cast<char*>(this) + (kHeaderCells + i) * kCellBytes; }
   size_t index(const void* p) const {
     return size_t(static_cast<const char*>(p) - reinterpret_cast<const char*>(this)) / kCellBytes - kHeaderCells;
   }
-  static Chunk* of(const void* p) { return reinterpret_cast<Chunk*>(reinterpret_cast<uintptr_t>(p) & ~(kChunkBytes - 1)); }
+  static Chunk* of(const void* p) {
+    return reinterpret_cast<Chunk*>(reinterpret_cast<uintptr_t>(p) & ~(kChunkBytes - 1));
+  }
   bool full() const { return !free && fresh == kCells; }
 
-  static Chunk* make(ActorHeap* h) {
+  static Chunk* make(ActorHeap* h, uint32_t n) {
     static_assert(sizeof(Chunk) <= kHeaderCells * kCellBytes, "the chunk header must fit its cells");
     void* mem = ::operator new(kChunkBytes, std::align_val_t(kChunkBytes));
-    auto* c = new (mem) Chunk(h);
+    auto* c = new (mem) Chunk(h, n);
     POISON(c->cell(0), kCells * kCellBytes);
     return c;
   }
@@ -135,7 +138,7 @@ ActorHeap::Chunk* ActorHeap::fresh_chunk() {
     c->listed = false;
     if (!c->full()) return c;
   }
-  Chunk* c = Chunk::make(this);
+  Chunk* c = Chunk::make(this, uint32_t(all_.size()));
   all_.push_back(c);
   return c;
 }
@@ -171,16 +174,31 @@ size_t ActorHeap::chunks() const {
   return all_.size();
 }
 
+size_t ActorHeap::slots() const {
+  std::lock_guard lock(mutex_);
+  return all_.size() * kCells;
+}
+
+int64_t ActorHeap::slot_of(const Actor& a) const {
+  if (!(a.flags.load(std::memory_order_relaxed) & Object::kInHeap)) return -1;
+  const Chunk* c = Chunk::of(&a);
+  if (c->heap != this) return -1;
+  return int64_t(c->ordinal) * int64_t(kCells) + int64_t(c->index(&a));
+}
+
 std::vector<ActorHeap::Chunk*> ActorHeap::snapshot() const {
   std::lock_guard lock(mutex_);
   return all_;
 }
 
-void ActorHeap::visit(Chunk* c, void (*fn)(Actor&, void*), void* arg) {
+void ActorHeap::visit(Chunk* c, void (*fn)(Actor&, uint32_t, void*), void* arg) {
   std::lock_guard lock(c->mutex);
+  const uint32_t base = c->ordinal * uint32_t(kCells);
   for (size_t w = 0; w < kWords; ++w)
-    for (uint64_t bits = c->live[w]; bits; bits &= bits - 1)
-      fn(*reinterpret_cast<Actor*>(c->cell(w * 64 + size_t(std::countr_zero(bits)))), arg);
+    for (uint64_t bits = c->live[w]; bits; bits &= bits - 1) {
+      const size_t i = w * 64 + size_t(std::countr_zero(bits));
+      fn(*reinterpret_cast<Actor*>(c->cell(i)), base + uint32_t(i), arg);
+    }
 }
 
 }  // namespace humus::rt

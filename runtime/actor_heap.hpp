@@ -37,10 +37,16 @@ class ActorHeap {
   // Gives back the cell of a destroyed heap actor (value.cpp's destroy()).
   static void free(Actor* a);
 
-  // Calls fn(Actor&) for every live actor, one chunk at a time under its
-  // lock: fn must not make or free actors.
+  // Calls fn(Actor&, slot) for every live actor, one chunk at a time under
+  // its lock: fn must not make or free actors. A slot numbers a cell of
+  // this heap densely, below slots(): the collector's tables use it instead
+  // of a hash of the address.
   template <class F>
   void for_each(F fn);
+  size_t slots() const;
+  // The slot of `a`, if it lives in this heap; else -1 (made by new, or by
+  // another runtime). Only while no chunk is added (the collector's pause).
+  int64_t slot_of(const Actor& a) const;
 
   int64_t live() const { return live_.load(std::memory_order_relaxed); }
   size_t chunks() const;
@@ -56,12 +62,14 @@ class ActorHeap {
   std::atomic<int64_t> live_{0};
 
   std::vector<Chunk*> snapshot() const;
-  static void visit(Chunk* c, void (*fn)(Actor&, void*), void* arg);
+  static void visit(Chunk* c, void (*fn)(Actor&, uint32_t, void*), void* arg);
 };
 
 template <class F>
 void ActorHeap::for_each(F fn) {
-  for (Chunk* c : snapshot()) visit(c, [](Actor& a, void* f) { (*static_cast<F*>(f))(a); }, &fn);
+  for (Chunk* c : snapshot())
+    visit(
+        c, [](Actor& a, uint32_t slot, void* f) { (*static_cast<F*>(f))(a, slot); }, &fn);
 }
 
 }  // namespace humus::rt

@@ -59,7 +59,8 @@ struct Node {
   bool live = false;
 };
 
-// Object* -> node index, open addressing (a collection may see millions).
+// Object* -> node index, open addressing, for the shared objects that are
+// not actors (closures and lists that several values hold).
 class NodeIndex {
  public:
   static constexpr uint32_t kNone = UINT32_MAX;
@@ -103,10 +104,11 @@ class NodeIndex {
 
 class Collection {
  public:
-  explicit Collection(ActorHeap& heap) : index_(size_t(heap.live() > 0 ? heap.live() : 0)) {
-    heap.for_each([this](Actor& a) {
+  explicit Collection(ActorHeap& heap) : heap_(heap), index_(1024), actor_nodes_(heap.slots(), NodeIndex::kNone) {
+    nodes_.reserve(size_t(heap.live() > 0 ? heap.live() : 0) + 1024);
+    heap.for_each([this](Actor& a, uint32_t slot) {
       if (a.immortal() || !try_retain(a)) return;  // immortal: a root that holds what it reaches
-      index_.insert(&a, uint32_t(nodes_.size()));
+      actor_nodes_[slot] = uint32_t(nodes_.size());
       nodes_.push_back({&a, 0, true, false});
     });
   }
@@ -118,6 +120,14 @@ class Collection {
   }
 
  private:
+  // The node of a heap actor or of a shared object, if it has one. Actors
+  // are found by their slot (no hashing: most nodes are actors).
+  uint32_t find(Object* c) const {
+    if (c->kind != ObjKind::Actor) return index_.find(c);
+    const int64_t slot = heap_.slot_of(*static_cast<Actor*>(c));
+    return slot >= 0 && size_t(slot) < actor_nodes_.size() ? actor_nodes_[size_t(slot)] : NodeIndex::kNone;
+  }
+
   // Step 1: the nodes reachable from the actors, and the edges into each.
   // An object with one reference, reached by an edge, is held by that edge
   // alone: it needs no node, only walking through.
@@ -130,7 +140,7 @@ class Collection {
         if (!v.is_object()) return;
         Object* c = v.object();
         if (c->immortal()) return;
-        uint32_t i = index_.find(c);
+        uint32_t i = find(c);
         if (i == NodeIndex::kNone) {
           if (c->kind == ObjKind::Actor) return;  // not this heap's, or being destroyed: not ours to judge
           if (c->refs.load(std::memory_order_acquire) <= 1) {
@@ -166,7 +176,7 @@ class Collection {
         if (!v.is_object()) return;
         Object* c = v.object();
         if (c->immortal()) return;
-        uint32_t i = index_.find(c);
+        uint32_t i = find(c);
         if (i == NodeIndex::kNone) {
           if (c->kind != ObjKind::Actor) walk_.push_back(c);  // held by this edge alone
           return;
@@ -202,7 +212,9 @@ class Collection {
     return r;
   }
 
-  NodeIndex index_;
+  ActorHeap& heap_;
+  NodeIndex index_;                    // shared objects that are not actors
+  std::vector<uint32_t> actor_nodes_;  // slot -> node
   std::vector<Node> nodes_;
   std::vector<Object*> walk_;
 };

@@ -434,8 +434,8 @@ void Runtime::drop_send(const SourceLoc& loc, const Value& target, const Value& 
   else
     dropped_outside_.fetch_add(1, std::memory_order_relaxed);
   if (warnings_on())
-    report_warning(loc, "message dropped: the target " + shown(target) +
-                            " is not an actor (message: " + shown(message) + ")");
+    report_warning(
+        loc, "message dropped: the target " + shown(target) + " is not an actor (message: " + shown(message) + ")");
 }
 
 void Runtime::report_unhandled(const Actor& actor, const Value& message) {

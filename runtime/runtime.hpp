@@ -54,9 +54,9 @@ struct RuntimeOptions {
   // and every value the language quietly ignores (a non-function applied, a
   // statement's non-block value), each with its source location.
   bool warn_unhandled = false;
-  Limits limits;                 // resource limits (runtime/limits.hpp); none by default
-  PrintLimit shown;              // how much of a value diagnostics and traces show (print.hpp)
-  ClusterOptions cluster;        // where `cluster` reaches other nodes; none: this process only
+  Limits limits;           // resource limits (runtime/limits.hpp); none by default
+  PrintLimit shown;        // how much of a value diagnostics and traces show (print.hpp)
+  ClusterOptions cluster;  // where `cluster` reaches other nodes; none: this process only
   // Asked at compiled code's safe points (every 65536 calls and tail calls):
   // true interrupts the run. For a host whose event can't be interrupted
   // from another thread (the playground: one thread, Stop in a SharedArrayBuffer).
@@ -96,11 +96,11 @@ struct RuntimeStats {
   // the built-in testing_pass, failures THROWn as (#FAIL, ...).
   uint64_t checks_passed = 0;
   uint64_t checks_failed = 0;
-  uint64_t actors = 0;     // actors created
-  uint64_t queued = 0;     // messages queued or running, and pending timers
-  ClusterStats cluster;    // messages and topics across processes
-  CycleStats cycles;       // the cycle collector's work
-  int64_t live_actors = 0; // actors of this runtime not freed yet
+  uint64_t actors = 0;      // actors created
+  uint64_t queued = 0;      // messages queued or running, and pending timers
+  ClusterStats cluster;     // messages and topics across processes
+  CycleStats cycles;        // the cycle collector's work
+  int64_t live_actors = 0;  // actors of this runtime not freed yet
 };
 
 class Runtime final : public EventRunner {
@@ -307,18 +307,18 @@ class Runtime final : public EventRunner {
   std::atomic<uint64_t> checks_passed_{0};
   std::atomic<uint64_t> checks_failed_{0};
   std::atomic<uint64_t> dropped_outside_{0};  // unhandled outside any worker's event (top level, hosts)
-  std::atomic<bool> trace_{false};       // any trace: run_event takes the traced path
-  std::atomic<bool> text_trace_{false};  // options_.trace, switchable while running
-  std::unique_ptr<Tracer> tracer_;       // when options_.tracer is set
+  std::atomic<bool> trace_{false};            // any trace: run_event takes the traced path
+  std::atomic<bool> text_trace_{false};       // options_.trace, switchable while running
+  std::unique_ptr<Tracer> tracer_;            // when options_.tracer is set
   mutable std::mutex err_mutex_;
   SourceViewer source_viewer_;
   std::mt19937_64 rng_;  // used only inside `random`'s events, one at a time
   // Limits: UINT64_MAX when not set, so the checks are one compare.
   uint64_t max_events_ = UINT64_MAX;
-  IntegerLimit integer_limit_;  // what integer arithmetic may make in this runtime's code
-  uint64_t actor_id_cap_ = UINT64_MAX;    // the last actor id allowed
-  uint64_t actor_id_check_ = UINT64_MAX;  // the cap, or 0 when tracing (every new actor is noted)
-  std::atomic<int> limit_hit_{0};         // a LimitKind
+  IntegerLimit integer_limit_;                // what integer arithmetic may make in this runtime's code
+  uint64_t actor_id_cap_ = UINT64_MAX;        // the last actor id allowed
+  uint64_t actor_id_check_ = UINT64_MAX;      // the cap, or 0 when tracing (every new actor is noted)
+  std::atomic<int> limit_hit_{0};             // a LimitKind
   std::atomic<uint64_t> interrupt_epoch_{0};  // interrupt_events() calls
   std::atomic<bool> interrupted_{false};
   std::mutex stop_mutex_;  // serialises stopping the timers
@@ -327,9 +327,9 @@ class Runtime final : public EventRunner {
   std::atomic<uint64_t> next_cycle_check_{UINT64_MAX};  // live actors that trigger the next look
   std::atomic<int> outside_running_{0};                 // OutsideScopes open
   std::atomic<bool> collecting_{false};                 // a collection wants outside code to wait
-  mutable std::mutex cycles_mutex_;  // guards the fields below, and makes collections take turns
-  std::condition_variable cycles_cv_;     // the collector thread waits here for a request
-  std::condition_variable outside_cv_;    // OutsideScopes wait here while collecting_
+  mutable std::mutex cycles_mutex_;                     // guards the fields below, and makes collections take turns
+  std::condition_variable cycles_cv_;                   // the collector thread waits here for a request
+  std::condition_variable outside_cv_;                  // OutsideScopes wait here while collecting_
   bool cycle_check_requested_ = false;
   bool collector_stopping_ = false;
   std::mutex collect_turn_;  // one collection at a time (the thread, collect_cycles, the end)

@@ -102,6 +102,11 @@ expect(timeout_max 0 "^#ok, 3\n$" "^$" ARGS --timeout 1e9 ok.hum)
 expect(max_memory_tiny 2 "^$" "--max-memory: BYTES must be a size from 1M to 4096T \\(like 512M or 2G\\), not 512K\n"
        ARGS --max-memory 512K ok.hum)
 expect(max_memory_huge 2 "^$" "--max-memory: BYTES must be a size from 1M to 4096T" ARGS --max-memory 5000T ok.hum)
+foreach(bad abc -5 1.5 1099511627777)
+  expect(cycle_check_${bad} 2 "^$" "--cycle-check: N must be a whole number of actors from 0 \\(look only at the end\\) to 2\\^40, not ${bad}\n"
+         ARGS --cycle-check "${bad}" ok.hum)
+endforeach()
+expect(cycle_check_zero 0 "^#ok, 3\n$" "^$" ARGS --cycle-check 0 ok.hum)
 # How much of a value diagnostics show (issue 20, repro 6; the defaults are tests/errors/diag_bounded).
 file(WRITE "${DIR}/big_message.hum" "CREATE a WITH \\m.[ THROW m ]\nSEND (1, 2, 3, 4, 5) TO a\n")
 expect(show_elements 1 "^$" "THROW 1, 2, \\.\\.\\. \\(3 more\\)\nCREATE a WITH [^\n]*\n +\\^\n  while handling message: 1, 2, \\.\\.\\. \\(3 more\\)\n$"

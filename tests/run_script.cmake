@@ -8,9 +8,6 @@
 #   name.status  expected exit status (default: 0)
 #   name.args    extra command-line arguments, one per line (default: --threads 1)
 #   name.stdin   text fed to standard input
-#   name.cycles  the program leaves actors in reference cycles, which are not
-#                freed yet (issue 15, docs/reliability.md): the file says why,
-#                and LeakSanitizer is told not to report them
 # The script runs from its own folder, so diagnostics name it "name.hum".
 #
 # With -DTHREADS=N the script runs on N worker threads instead, and its
@@ -58,13 +55,8 @@ if(EXISTS "${dir}/${base}.stdin")
   set(input_arg INPUT_FILE "${dir}/${base}.stdin")
 endif()
 
-set(env)
-if(EXISTS "${dir}/${base}.cycles")
-  set(env ${CMAKE_COMMAND} -E env "ASAN_OPTIONS=detect_leaks=0:abort_on_error=1")
-endif()
-
 execute_process(
-  COMMAND ${env} "${HUMUS}" ${args} "${file}"
+  COMMAND "${HUMUS}" ${args} "${file}"
   WORKING_DIRECTORY "${dir}"
   ${input_arg}
   OUTPUT_VARIABLE out

@@ -38,9 +38,9 @@ namespace humus {
 // One message of the loader: FILE:LINE:COLUMN: severity: message.
 struct HUMUS_API Diagnostic {
   enum class Severity { Error, Warning };
-  std::string file;             // as given ("<eval>", a path, "stdlib/NAME.hum")
-  unsigned line = 0;            // 1-based; 0 when there is no position
-  unsigned column = 0;          // 1-based, in characters (code points)
+  std::string file;     // as given ("<eval>", a path, "stdlib/NAME.hum")
+  unsigned line = 0;    // 1-based; 0 when there is no position
+  unsigned column = 0;  // 1-based, in characters (code points)
   Severity severity = Severity::Error;
   std::string message;
 
@@ -68,9 +68,9 @@ enum class LogLevel { Trace, Warning, Error };
 enum class ScriptMode { Statements, OneBlock };
 
 struct Options {
-  unsigned threads = 1;              // worker threads
-  unsigned budget = 32;              // messages an actor handles per turn
-  std::optional<uint64_t> seed;      // `random` (and the dispatcher's choices); none: from the OS
+  unsigned threads = 1;          // worker threads
+  unsigned budget = 32;          // messages an actor handles per turn
+  std::optional<uint64_t> seed;  // `random` (and the dispatcher's choices); none: from the OS
   // Program output (println). Default: stdout. Called from worker threads,
   // one call per line, never two at once for the same line.
   std::function<void(std::string_view)> out;
@@ -79,34 +79,38 @@ struct Options {
   std::function<void(std::string_view)> err;
   // Receives the same messages as `err`, one at a time, with a level.
   std::function<void(LogLevel, std::string_view)> logger;
-  bool prelude = true;               // import stdlib/prelude.hum first
+  bool prelude = true;  // import stdlib/prelude.hum first
   // No file access from Humus code, for hosts that run code they do not
   // trust: IMPORT statements take standard-library names only (the host's
   // own load_file and import are not restricted).
   bool sandbox = false;
-  bool trace = false;                // report every message-event
+  bool trace = false;  // report every message-event
   // Report messages dropped (unhandled, or sent to a non-actor) and values
   // quietly ignored (a non-function applied, a statement's non-block value).
   bool warn_unhandled = false;
+  // Actors that only reference cycles hold are looked for when this many
+  // actors live, then each time their number doubles; 0: only when the
+  // runtime goes, or when collect_cycles() is called (docs/reliability.md).
+  uint64_t cycle_check = 10000;
   // Resource limits (docs/reliability.md); 0 means none. Going over one
   // stops the run: queued messages are dropped, limit_reached() says which.
   struct Limits {
-    uint64_t max_events = 0;       // message-events run
-    uint64_t max_actors = 0;       // actors the program creates
-    uint64_t max_memory = 0;       // resident memory, bytes
-    double timeout_seconds = 0;    // wall time since the runtime was made
+    uint64_t max_events = 0;     // message-events run
+    uint64_t max_actors = 0;     // actors the program creates
+    uint64_t max_memory = 0;     // resident memory, bytes
+    double timeout_seconds = 0;  // wall time since the runtime was made
   } limits;
   // A cluster of Humus processes on NATS (docs/distribution.md), reached
   // through the global actor `cluster`. With no url the cluster is this
   // runtime alone (topics in memory). A joined runtime is never idle until
   // it leaves (leave_cluster, or `SEND #leave TO cluster`): use run_for.
   struct Cluster {
-    std::string url;             // nats://host:port (tls://..., user:password@..., several: commas)
-    std::string node;            // this node's name (default: host-pid)
-    std::string name = "humus";  // the cluster's name: prefix of its subjects and streams
-    std::string user, password, token;         // credentials besides the URL's; never logged
-    std::string tls_ca, tls_cert, tls_key;      // TLS files
-    int64_t heartbeat_ms = 500, down_after_ms = 3000;  // failure detection
+    std::string url;                        // nats://host:port (tls://..., user:password@..., several: commas)
+    std::string node;                       // this node's name (default: host-pid)
+    std::string name = "humus";             // the cluster's name: prefix of its subjects and streams
+    std::string user, password, token;      // credentials besides the URL's; never logged
+    std::string tls_ca, tls_cert, tls_key;  // TLS files
+    int64_t heartbeat_ms = 500, down_after_ms = 3000;                        // failure detection
     int64_t retry_delay_ms = 1000, max_deliveries = 5, ack_wait_ms = 10000;  // topics
   } cluster;
 };
@@ -118,14 +122,14 @@ class Runtime;
 // callback returns (or dropped if it throws).
 class HUMUS_API ActorContext {
  public:
-  Value self() const;                           // the actor handling the message
+  Value self() const;  // the actor handling the message
   void send(const Value& target, Value message);
   void send_after(std::chrono::milliseconds delay, const Value& target, Value message);
   // The behavior for the next message: a C++ behavior or a Humus function
   // value (a behavior made by Runtime::behavior, or one a script defined).
   void become(const Value& behavior);
   void become(std::function<void(ActorContext&, const Value&)> behavior);
-  Value create(const Value& behavior);          // a new actor (CREATE)
+  Value create(const Value& behavior);  // a new actor (CREATE)
   Runtime& runtime() const;
 
  private:
@@ -153,6 +157,11 @@ struct RuntimeStats {
   uint64_t remote_lost = 0;                       // committed, but refused by the broker
   uint64_t wire_rejected = 0;                     // bad input from the wire
   uint64_t topic_appended = 0, topic_delivered = 0, topic_redelivered = 0, dead_letters = 0;
+  // Actors and the cycle collector (docs/reliability.md).
+  int64_t live_actors = 0;                                        // made and not freed yet
+  uint64_t collections = 0;                                       // times the collector looked at every actor
+  uint64_t actors_collected = 0;                                  // actors it freed (only reference cycles held them)
+  uint64_t collect_pause_us_total = 0, collect_pause_us_max = 0;  // workers held still, microseconds
 };
 
 class HUMUS_API Runtime {
@@ -206,9 +215,9 @@ class HUMUS_API Runtime {
 
   // ---- values tied to this runtime
   Value function(Function fn, std::string_view name = "native");  // a function value
-  Value behavior(Behavior behavior);                          // a behavior value (for become/create)
-  Value create(Behavior behavior);                            // a new actor
-  Value create(const Value& behavior);                        // from a Humus function value
+  Value behavior(Behavior behavior);                              // a behavior value (for become/create)
+  Value create(Behavior behavior);                                // a new actor
+  Value create(const Value& behavior);                            // from a Humus function value
 
   // ---- messages from the host
   void send(const Value& actor, Value message);
@@ -228,6 +237,10 @@ class HUMUS_API Runtime {
   // 65,536 calls, and is undone. Queued messages, later events and every
   // definition stay: the runtime goes on (the REPL's Ctrl-C).
   void interrupt();
+  // Frees the actors only reference cycles hold, now (the collector also
+  // runs by itself: Options::cycle_check). Waits for the events running now
+  // to end; other calls and sends may go on meanwhile.
+  void collect_cycles();
   // Stops the workers (queued messages are dropped). Further calls throw.
   void shutdown();
   bool is_shut_down() const;

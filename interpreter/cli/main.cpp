@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -77,6 +78,8 @@ constexpr uint64_t kMaxMaxMemory = uint64_t(1) << 52;
 // --timeout: a finite number of seconds in (0, 1e9]; nan, inf, 1e300 and
 // "2s" are usage errors rather than "no limit" or an instant stop.
 constexpr double kMaxTimeout = 1e9;
+// --cycle-check: more live actors than this would not fit in memory anyway.
+constexpr uint64_t kMaxCycleCheck = uint64_t(1) << 40;
 // --show-elements and --show-bytes (0: no bound).
 constexpr uint64_t kMaxShown = uint64_t(1) << 40;
 std::optional<double> parse_seconds(const std::string& s) {
@@ -468,8 +471,14 @@ Documentation: docs/cli.md (this command), docs/language.md (the language).)");
   app.add_option("--cycle-check", o.cycle_check,
                  "look for actors only reference cycles hold when N actors live, then each time they double "
                  "(default: 10000; 0: only at the end)")
-      ->check(CLI::Range(uint64_t(0), uint64_t(1) << 40));
-  app.add_flag("--stats", o.stats, "print what the run did to stderr at the end (events, messages across nodes, topics)");
+      ->check([](const std::string& s) {
+        uint64_t n = 0;
+        auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), n);
+        if (ec == std::errc() && end == s.data() + s.size() && n <= kMaxCycleCheck) return std::string();
+        return "N must be a whole number of actors from 0 (look only at the end) to 2^40, not " + s;
+      });
+  app.add_flag("--stats", o.stats,
+               "print what the run did to stderr at the end (events, messages across nodes, topics)");
   // A cluster of Humus processes on NATS (docs/distribution.md). Credentials
   // only from the URL or the environment, never as options of their own
   // (a command line is visible to every user of the machine).
@@ -478,7 +487,8 @@ Documentation: docs/cli.md (this command), docs/language.md (the language).)");
                  "join the cluster at nats://HOST:PORT (also $HUMUS_CLUSTER); without it the cluster is this process")
       ->group(net);
   app.add_option("--node", o.cluster.node, "this node's name in the cluster (default: HOST-PID)")->group(net);
-  app.add_option("--cluster-name", o.cluster.name, "the cluster's name, prefix of its subjects and streams (default: humus)")
+  app.add_option("--cluster-name", o.cluster.name,
+                 "the cluster's name, prefix of its subjects and streams (default: humus)")
       ->group(net);
   app.add_option("--heartbeat-ms", o.cluster.heartbeat_ms, "heartbeat interval (default: 500)")
       ->check(CLI::Range(int64_t(10), int64_t(60000)))
@@ -486,7 +496,8 @@ Documentation: docs/cli.md (this command), docs/language.md (the language).)");
   app.add_option("--down-after-ms", o.cluster.down_after_ms, "a node silent this long is down (default: 3000)")
       ->check(CLI::Range(int64_t(50), int64_t(3600000)))
       ->group(net);
-  app.add_option("--retry-delay-ms", o.cluster.retry_delay_ms, "a failed topic delivery comes back after this (default: 1000)")
+  app.add_option("--retry-delay-ms", o.cluster.retry_delay_ms,
+                 "a failed topic delivery comes back after this (default: 1000)")
       ->check(CLI::Range(int64_t(0), int64_t(3600000)))
       ->group(net);
   app.add_option("--max-deliveries", o.cluster.max_deliveries,

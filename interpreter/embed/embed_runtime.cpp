@@ -16,8 +16,8 @@
 #include <unordered_map>
 
 #include "humus/humus.hpp"
-#include "interpreter/interpreter.hpp"
 #include "interpreter/engine/vm.hpp"
+#include "interpreter/interpreter.hpp"
 #include "runtime/code.hpp"
 
 namespace humus {
@@ -183,13 +183,14 @@ struct __attribute__((visibility("hidden"))) Runtime::Impl {
       };
     ro.trace = options.trace;
     ro.warn_unhandled = options.warn_unhandled;
+    ro.cycle_check = options.cycle_check;
     ro.limits.max_events = options.limits.max_events;
     ro.limits.max_actors = options.limits.max_actors;
     ro.limits.max_memory = options.limits.max_memory;
     ro.limits.timeout = options.limits.timeout_seconds;
     const Options::Cluster& c = options.cluster;
-    ro.cluster = {c.url,     c.node,           c.name,          c.user,          c.password,
-                  c.token,   c.tls_ca,         c.tls_cert,      c.tls_key,       c.heartbeat_ms,
+    ro.cluster = {c.url,           c.node,           c.name,           c.user,       c.password,
+                  c.token,         c.tls_ca,         c.tls_cert,       c.tls_key,    c.heartbeat_ms,
                   c.down_after_ms, c.retry_delay_ms, c.max_deliveries, c.ack_wait_ms};
     try {
       interp = std::make_unique<interp::Interpreter>(std::move(ro));
@@ -276,6 +277,7 @@ struct __attribute__((visibility("hidden"))) Runtime::Impl {
     }
     if (!cx) cx = rt().make_context();
     static const rt::SourceLoc loc{};
+    rt::Runtime::OutsideScope outside(rt());  // no cycle collection while it makes values
     try {
       std::vector<rt::Value> values;  // f() is f(NIL); f(a, b) spreads as in Humus
       if (args.empty()) values.push_back(rt::Value::nil());
@@ -509,6 +511,11 @@ bool Runtime::run_for(std::chrono::milliseconds limit) {
 
 void Runtime::interrupt() { impl_->rt().interrupt_events(); }
 
+void Runtime::collect_cycles() {
+  auto life = impl_->enter();
+  impl_->rt().collect_cycles();
+}
+
 void Runtime::shutdown() {
   std::unique_lock lock(impl_->life);
   if (impl_->down) return;
@@ -548,6 +555,11 @@ RuntimeStats Runtime::stats() const {
   out.topic_delivered = s.cluster.delivered;
   out.topic_redelivered = s.cluster.redelivered;
   out.dead_letters = s.cluster.dead_letters;
+  out.live_actors = s.live_actors;
+  out.collections = s.cycles.collections;
+  out.actors_collected = s.cycles.actors_collected;
+  out.collect_pause_us_total = s.cycles.pause_us_total;
+  out.collect_pause_us_max = s.cycles.pause_us_max;
   return out;
 }
 

@@ -1,5 +1,7 @@
 #include "runtime/cluster/link.hpp"
 
+#include <chrono>
+
 #include <spdlog/spdlog.h>
 
 namespace humus::rt::cluster {
@@ -70,6 +72,7 @@ Link::Link(const ClusterOptions& o, const std::string& client_name, Events event
   natsOptions_SetDisconnectedCB(opts_, on_disconnected, this);
   natsOptions_SetReconnectedCB(opts_, on_reconnected, this);
   natsOptions_SetErrorHandler(opts_, on_error, this);
+  natsOptions_SetClosedCB(opts_, on_closed, this);
   natsStatus s = natsConnection_Connect(&nc_, opts_);
   if (s != NATS_OK) {
     natsOptions_Destroy(opts_);
@@ -128,6 +131,18 @@ void Link::close() {
     natsConnection_FlushTimeout(nc_, 2000);  // what we published goes out first
     natsConnection_Close(nc_);
   }
+  if (nc_) {
+    std::unique_lock lock(closed_mutex_);
+    closed_cv_.wait_for(lock, std::chrono::seconds(5), [this] { return closed_; });
+  }
+}
+
+void Link::on_closed(natsConnection*, void* closure) {
+  auto* self = static_cast<Link*>(closure);
+  // Notified under the lock: once close() sees closed_, this thread is done with self.
+  std::lock_guard lock(self->closed_mutex_);
+  self->closed_ = true;
+  self->closed_cv_.notify_all();
 }
 
 void Link::on_message(natsConnection*, natsSubscription*, natsMsg* msg, void* closure) {

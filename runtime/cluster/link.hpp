@@ -14,6 +14,7 @@
 #include <nats/nats.h>
 
 #include <atomic>
+#include <condition_variable>
 #include <deque>
 #include <functional>
 #include <mutex>
@@ -54,6 +55,7 @@ class Link {
   static void on_disconnected(natsConnection*, void* closure);
   static void on_reconnected(natsConnection*, void* closure);
   static void on_error(natsConnection*, natsSubscription*, natsStatus s, void* closure);
+  static void on_closed(natsConnection*, void* closure);
 
   Events events_;
   natsOptions* opts_ = nullptr;
@@ -64,6 +66,12 @@ class Link {
   std::deque<Handler> handlers_;  // stable addresses: the subscriptions' closures
   std::atomic<uint64_t> refused_{0};
   std::atomic<bool> closing_{false};
+  // The library calls back on a thread of its own, after natsConnection_Close
+  // returns (the disconnected callback, then the closed one): close() waits
+  // for the closed callback, so none runs on a Link that is gone.
+  std::mutex closed_mutex_;
+  std::condition_variable closed_cv_;
+  bool closed_ = false;
 };
 
 }  // namespace humus::rt::cluster

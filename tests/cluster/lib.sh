@@ -27,7 +27,9 @@ fail() {
   for f in "$WORK"/*.out "$WORK"/*.err; do
     [ -f "$f" ] || continue
     echo "---- $(basename "$f")"
-    tail -n 40 "$f"
+    # Errors in full from the top (a sanitizer report starts with where it
+    # happened), output from the end.
+    case "$f" in *.err) head -n 80 "$f" ;; *) tail -n 40 "$f" ;; esac
   done
   exit 1
 }

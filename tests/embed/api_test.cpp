@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <fstream>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -72,7 +73,7 @@ TEST_CASE("integers convert both ways, big ones through decimal strings") {
   CHECK(big.as_decimal() == "-123456789012345678901234567890");
   CHECK(big.to_string() == "-123456789012345678901234567890");
   CHECK_THROWS_AS(big.as_int(), humus::Error);
-  CHECK(Value::integer("0042").as_int() == 42);  // a big-looking string that is small
+  CHECK(Value::integer("0042").as_int() == 42);               // a big-looking string that is small
   CHECK(Value::integer("4611686018427387904").fits_int64());  // just past the small range
   CHECK_THROWS_AS(Value::integer("12x"), humus::Error);
   CHECK_THROWS_AS(Value::integer("-"), humus::Error);
@@ -399,9 +400,8 @@ TEST_CASE("a native actor receives messages, sends and becomes") {
 
   // self(), create() and send_after() inside a behavior.
   Value maker = h.rt.create([](humus::ActorContext& cx, const Value& msg) {
-    Value child = cx.create(cx.runtime().behavior([](humus::ActorContext& cx2, const Value& m) {
-      cx2.send(m, Value::symbol("from_child"));
-    }));
+    Value child = cx.create(cx.runtime().behavior(
+        [](humus::ActorContext& cx2, const Value& m) { cx2.send(m, Value::symbol("from_child")); }));
     cx.send_after(std::chrono::milliseconds(5), child, msg.head());
   });
   CHECK(h.rt.ask(maker, Value::nil()).get().symbol_name() == "from_child");
@@ -431,6 +431,39 @@ TEST_CASE("ask a Humus actor; send from the host") {
   CHECK(h.output() == "#from, 67, NIL\n");
   CHECK_THROWS_AS(h.rt.send(1, 2), humus::Error);
   CHECK(h.rt.run_for(std::chrono::milliseconds(1000)));
+}
+
+TEST_CASE("a host's handle keeps an actor cycle alive; dropped, collect_cycles frees it") {
+  Host h;
+  CHECK(h.rt.eval(R"(
+DEF peer(other, name) AS \(cust, m).[
+  CASE m OF
+  #ping : [ SEND (cust, #pong) TO other ]
+  #pong : [ SEND name TO cust ]
+  END
+]
+CREATE maker WITH \(cust, _).[
+  CREATE a WITH peer(b, #a)
+  CREATE b WITH peer(a, #b)
+  SEND a TO cust
+]
+)")
+            .ok());
+  Value maker = *h.rt.global("maker");
+  const int64_t before = h.rt.stats().live_actors;
+  std::optional<Value> a = h.rt.ask(maker, Value::nil()).get();
+  h.rt.run_until_idle();
+  h.rt.collect_cycles();
+  CHECK(h.rt.stats().live_actors == before + 2);  // held by the host: kept
+  CHECK(h.rt.stats().actors_collected == 0);
+  CHECK(h.rt.ask(*a, Value::symbol("ping")).get().to_string() == "#b");
+  a.reset();  // now only the cycle holds them
+  h.rt.run_until_idle();
+  h.rt.collect_cycles();
+  humus::RuntimeStats s = h.rt.stats();
+  CHECK(s.live_actors == before);
+  CHECK(s.actors_collected == 2);
+  CHECK(s.collections == 2);
 }
 
 TEST_CASE("the logger hook receives asynchronous diagnostics") {
