@@ -3,6 +3,7 @@
 #include <bit>
 #include <cstdlib>
 #include <new>
+#include <thread>
 
 #if defined(__has_feature)
 #if __has_feature(address_sanitizer)
@@ -36,12 +37,28 @@ std::atomic<uint64_t> next_serial{1};
 struct FreeCell {
   FreeCell* next;
 };
+
+// A chunk's lock: held for a few instructions, almost never contended (each
+// thread allocates from a chunk of its own), so a spin on one byte is
+// cheaper than a mutex (10% of an actor-making benchmark went to
+// pthread_mutex_lock and unlock).
+class SpinLock {
+ public:
+  void lock() {
+    while (held_.exchange(true, std::memory_order_acquire))
+      while (held_.load(std::memory_order_relaxed)) std::this_thread::yield();
+  }
+  void unlock() { held_.store(false, std::memory_order_release); }
+
+ private:
+  std::atomic<bool> held_{false};
+};
 }  // namespace
 
 struct ActorHeap::Chunk {
   ActorHeap* heap;   // null once the heap is gone and actors still live here
   uint32_t ordinal;  // its place in heap->all_: slots [ordinal * kCells, +kCells)
-  std::mutex mutex;
+  SpinLock mutex;
   // Guarded by mutex:
   FreeCell* free = nullptr;  // cells given back
   uint32_t fresh = 0;        // cells [fresh, kCells) never handed out
