@@ -128,33 +128,40 @@ class Collection {
     return slot >= 0 && size_t(slot) < actor_nodes_.size() ? actor_nodes_[size_t(slot)] : NodeIndex::kNone;
   }
 
+  // Walks what walk_ holds, and all it reaches: visit(child, its node or
+  // kNone) for each counted reference to a heap object that is not
+  // immortal (an immortal object is a root, and holds what it reaches).
+  template <class F>
+  void walk(F&& visit) {
+    while (!walk_.empty()) {
+      Object* o = walk_.back();
+      walk_.pop_back();
+      for_children(o, [&](const Value& v) {
+        if (!v.is_object() || v.object()->immortal()) return;
+        visit(v.object(), find(v.object()));
+      });
+    }
+  }
+
   // Step 1: the nodes reachable from the actors, and the edges into each.
   // An object with one reference, reached by an edge, is held by that edge
   // alone: it needs no node, only walking through.
   void count_edges() {
     for (uint32_t i = 0, n = uint32_t(nodes_.size()); i < n; ++i) walk_.push_back(nodes_[i].object);
-    while (!walk_.empty()) {
-      Object* o = walk_.back();
-      walk_.pop_back();
-      for_children(o, [this](const Value& v) {
-        if (!v.is_object()) return;
-        Object* c = v.object();
-        if (c->immortal()) return;
-        uint32_t i = find(c);
-        if (i == NodeIndex::kNone) {
-          if (c->kind == ObjKind::Actor) return;  // not this heap's, or being destroyed: not ours to judge
-          if (c->refs.load(std::memory_order_acquire) <= 1) {
-            walk_.push_back(c);
-            return;
-          }
-          i = uint32_t(nodes_.size());
-          index_.insert(c, i);
-          nodes_.push_back({c});
+    walk([this](Object* c, uint32_t i) {
+      if (i == NodeIndex::kNone) {
+        if (c->kind == ObjKind::Actor) return;  // not this heap's, or being destroyed: not ours to judge
+        if (c->refs.load(std::memory_order_acquire) <= 1) {
           walk_.push_back(c);
+          return;
         }
-        ++nodes_[i].internal;
-      });
-    }
+        i = uint32_t(nodes_.size());
+        index_.insert(c, i);
+        nodes_.push_back({c});
+        walk_.push_back(c);
+      }
+      ++nodes_[i].internal;
+    });
   }
 
   // Steps 2 and 3: what is held from outside, and all it reaches, is live.
@@ -169,24 +176,16 @@ class Collection {
         walk_.push_back(n.object);
       }
     }
-    while (!walk_.empty()) {
-      Object* o = walk_.back();
-      walk_.pop_back();
-      for_children(o, [this](const Value& v) {
-        if (!v.is_object()) return;
-        Object* c = v.object();
-        if (c->immortal()) return;
-        uint32_t i = find(c);
-        if (i == NodeIndex::kNone) {
-          if (c->kind != ObjKind::Actor) walk_.push_back(c);  // held by this edge alone
-          return;
-        }
-        if (!nodes_[i].live) {
-          nodes_[i].live = true;
-          walk_.push_back(c);
-        }
-      });
-    }
+    walk([this](Object* c, uint32_t i) {
+      if (i == NodeIndex::kNone) {
+        if (c->kind != ObjKind::Actor) walk_.push_back(c);  // held by this edge alone
+        return;
+      }
+      if (!nodes_[i].live) {
+        nodes_[i].live = true;
+        walk_.push_back(c);
+      }
+    });
   }
 
   // Step 4: garbage objects are kept by one more reference while their

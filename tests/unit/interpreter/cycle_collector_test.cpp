@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "interpreter/interpreter.hpp"
+#include "run_program.hpp"
 #include "runtime/stack_guard.hpp"
 
 namespace {
@@ -23,18 +24,8 @@ struct Host {
   std::unique_ptr<Interpreter> interp;
 
   explicit Host(unsigned threads, uint64_t cycle_check = 0) {
-    humus::rt::RuntimeOptions o;
-    o.threads = threads;
-    o.seed = 1;
+    humus::rt::RuntimeOptions o = humus::test::capturing_options(threads, m, out, err);
     o.cycle_check = cycle_check;
-    o.out = [this](std::string_view s) {
-      std::lock_guard lock(m);
-      out += s;
-    };
-    o.err = [this](std::string_view s) {
-      std::lock_guard lock(m);
-      err += s;
-    };
     interp = std::make_unique<Interpreter>(o);
     interp->start();
   }

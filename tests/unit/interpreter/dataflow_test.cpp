@@ -17,9 +17,7 @@ humus::ast::Program parse(const std::string& code) {
   REQUIRE(r.program);
   return std::move(*r.program);
 }
-const std::vector<humus::ast::StmtPtr>& block_of(const humus::ast::Program& p) {
-  return p.stmts.at(0)->value->stmts;
-}
+const std::vector<humus::ast::StmtPtr>& block_of(const humus::ast::Program& p) { return p.stmts.at(0)->value->stmts; }
 }  // namespace
 
 TEST_CASE("bindings run in dependency order, effects last in source order") {

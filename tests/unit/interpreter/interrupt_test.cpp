@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "interpreter/interpreter.hpp"
+#include "run_program.hpp"
 #include "runtime/stack_guard.hpp"
 
 using namespace std::chrono_literals;
@@ -19,20 +20,7 @@ namespace {
 struct Host {
   std::string out, err;
   std::mutex m;
-  humus::rt::RuntimeOptions options(unsigned threads) {
-    humus::rt::RuntimeOptions o;
-    o.threads = threads;
-    o.seed = 1;
-    o.out = [this](std::string_view s) {
-      std::lock_guard lock(m);
-      out += s;
-    };
-    o.err = [this](std::string_view s) {
-      std::lock_guard lock(m);
-      err += s;
-    };
-    return o;
-  }
+  humus::rt::RuntimeOptions options(unsigned threads) { return humus::test::capturing_options(threads, m, out, err); }
 };
 
 Interpreter::Outcome load_and_run(Interpreter& interp, const std::string& code) {

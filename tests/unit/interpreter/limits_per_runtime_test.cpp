@@ -10,6 +10,7 @@
 #include <string>
 
 #include "interpreter/interpreter.hpp"
+#include "run_program.hpp"
 #include "runtime/stack_guard.hpp"
 
 namespace {
@@ -27,18 +28,8 @@ struct Host {
   std::unique_ptr<Interpreter> interp;
 
   explicit Host(uint64_t max_integer) {
-    humus::rt::RuntimeOptions o;
-    o.threads = 1;
-    o.seed = 1;
+    humus::rt::RuntimeOptions o = humus::test::capturing_options(1, m, out, err);
     o.limits.max_integer = max_integer;
-    o.out = [this](std::string_view s) {
-      std::lock_guard lock(m);
-      out += s;
-    };
-    o.err = [this](std::string_view s) {
-      std::lock_guard lock(m);
-      err += s;
-    };
     interp = std::make_unique<Interpreter>(o);
     REQUIRE(interp->load_prelude() == Interpreter::Outcome::Ok);
     auto src = std::make_shared<humus::ast::Source>(humus::ast::Source{"limits.hum", kProgram});

@@ -54,8 +54,7 @@ TEST_CASE("a variable read again later is copied until its last read") {
 }
 
 TEST_CASE("a loop's tail call releases only what the iteration wrote") {
-  const std::string code =
-      code_of("DEF len(l, n) AS CASE l OF (_, t) : len(t, add(n, 1)) _ : n END\n");
+  const std::string code = code_of("DEF len(l, n) AS CASE l OF (_, t) : len(t, add(n, 1)) _ : n END\n");
   CHECK(has(code, "TAILCALL    a=4 b=2 c=1 x=3\n"));
   CHECK(has(code, "DROPS       a=3 b=0 c=0  [drops 0-2]\n"));
 }

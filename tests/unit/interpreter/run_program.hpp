@@ -11,6 +11,23 @@
 
 namespace humus::test {
 
+// Runtime options whose output and diagnostics go to `out` and `err`,
+// each append under `m` (workers write from several threads).
+inline rt::RuntimeOptions capturing_options(unsigned threads, std::mutex& m, std::string& out, std::string& err) {
+  rt::RuntimeOptions o;
+  o.threads = threads;
+  o.seed = 1;
+  o.out = [&m, &out](std::string_view s) {
+    std::lock_guard lock(m);
+    out += s;
+  };
+  o.err = [&m, &err](std::string_view s) {
+    std::lock_guard lock(m);
+    err += s;
+  };
+  return o;
+}
+
 struct Run {
   std::string out;
   std::string err;
@@ -27,18 +44,8 @@ inline Run run_program(const std::string& code, unsigned threads = 1, const std:
   Run r;
   std::mutex m;
   rt::run_on_big_stack([&] {
-    rt::RuntimeOptions o;
-    o.threads = threads;
-    o.seed = 1;
+    rt::RuntimeOptions o = capturing_options(threads, m, r.out, r.err);
     o.tracer = tracer;
-    o.out = [&](std::string_view s) {
-      std::lock_guard lock(m);
-      r.out += s;
-    };
-    o.err = [&](std::string_view s) {
-      std::lock_guard lock(m);
-      r.err += s;
-    };
     interp::Interpreter interp(o);
     if (prelude && interp.load_prelude() != interp::Interpreter::Outcome::Ok) {
       r.outcome = interp::Interpreter::Outcome::RuntimeError;
