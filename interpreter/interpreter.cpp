@@ -10,6 +10,7 @@
 #include <filesystem>
 
 #include "grammar/diagnostic.hpp"
+#include "grammar/parse_cache.hpp"
 #include "grammar/parser.hpp"
 #include "interpreter/compile/compiler.hpp"
 #include "interpreter/compile/script_block.hpp"
@@ -59,7 +60,7 @@ CompiledUnit* Interpreter::load(ast::SourcePtr source, Outcome* outcome, bool* i
 }
 
 CompiledUnit* Interpreter::load_capped(ast::SourcePtr source, Outcome* outcome, bool* incomplete, ScriptMode mode) {
-  parse::ParseResult parsed = parse::parse_program(source);
+  parse::ParseResult parsed = source->library ? parse::parse_library(source) : parse::parse_program(source);
   if (!parsed.program) {
     const parse::Diagnostic& d = *parsed.error;
     if (incomplete) *incomplete = d.incomplete;

@@ -104,16 +104,19 @@ class NodeIndex {
 
 class Collection {
  public:
-  explicit Collection(ActorHeap& heap) : heap_(heap), index_(1024), actor_nodes_(heap.slots(), NodeIndex::kNone) {
-    nodes_.reserve(size_t(heap.live() > 0 ? heap.live() : 0) + 1024);
-    heap.for_each([this](Actor& a, uint32_t slot) {
-      if (a.immortal() || !try_retain(a)) return;  // immortal: a root that holds what it reaches
-      actor_nodes_[slot] = uint32_t(nodes_.size());
-      nodes_.push_back({&a, 0, true, false});
-    });
+  explicit Collection(ActorHeap& heap) : heap_(heap), index_(1024) {}
+  Collection(const Collection&) = delete;
+  Collection& operator=(const Collection&) = delete;
+  // Out of memory midway (std::bad_alloc from any step before the garbage
+  // is cleared): the actors are let go again, and nothing has changed.
+  ~Collection() {
+    if (!released_)
+      for (Node& n : nodes_)
+        if (n.actor) n.object->release();
   }
 
   CollectResult run() {
+    enumerate();
     count_edges();
     mark_live();
     return free_garbage();
@@ -141,6 +144,22 @@ class Collection {
         visit(v.object(), find(v.object()));
       });
     }
+  }
+
+  // Every live actor of the heap becomes a node, held by one more reference
+  // for the collection so that no other thread frees it meanwhile.
+  void enumerate() {
+    actor_nodes_.assign(heap_.slots(), NodeIndex::kNone);
+    nodes_.reserve(size_t(heap_.live() > 0 ? heap_.live() : 0) + 1024);
+    heap_.for_each([this](Actor& a, uint32_t slot) {
+      if (a.immortal()) return;                // a root that holds what it reaches
+      nodes_.push_back({&a, 0, true, false});  // first: if this throws, nothing is held
+      if (!try_retain(a)) {
+        nodes_.pop_back();  // being destroyed on another thread
+        return;
+      }
+      actor_nodes_[slot] = uint32_t(nodes_.size() - 1);
+    });
   }
 
   // Step 1: the nodes reachable from the actors, and the edges into each.
@@ -194,6 +213,9 @@ class Collection {
     CollectResult r;
     r.objects_seen = nodes_.size();
     std::vector<Object*> garbage;
+    size_t dead = 0;
+    for (const Node& n : nodes_) dead += n.live ? 0 : 1;
+    garbage.reserve(dead);  // the last allocation: what follows cannot fail halfway
     for (Node& n : nodes_) {
       if (n.actor) ++r.actors_seen;
       if (n.live) continue;
@@ -206,6 +228,7 @@ class Collection {
     for (Object* o : garbage) clear_contents(o);
     for (Object* o : garbage)
       if (o->kind != ObjKind::Actor) o->release();
+    released_ = true;
     for (Node& n : nodes_)
       if (n.actor) n.object->release();
     return r;
@@ -216,6 +239,7 @@ class Collection {
   std::vector<uint32_t> actor_nodes_;  // slot -> node
   std::vector<Node> nodes_;
   std::vector<Object*> walk_;
+  bool released_ = false;
 };
 
 }  // namespace

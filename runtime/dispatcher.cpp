@@ -336,17 +336,24 @@ bool Dispatcher::run_paused(const std::function<void()>& job, std::chrono::nanos
   pause_flag_.store(true, std::memory_order_relaxed);
   const bool all = pause_cv_.wait_for(lock, limit, [this] { return resting_ == running_threads_ || stopping_; });
   const bool ran = all && !stopping_;
+  // Whatever happens (the job may throw std::bad_alloc), the workers go on.
+  struct Resume {
+    Dispatcher& d;
+    std::unique_lock<std::mutex>& lock;
+    ~Resume() {
+      if (!lock.owns_lock()) lock.lock();
+      d.pausing_ = false;
+      d.pause_flag_.store(false, std::memory_order_relaxed);
+      lock.unlock();
+      d.park_cv_.notify_all();
+    }
+  } resume{*this, lock};
   if (ran) {
     // The workers wait on park_mutex_'s condition; the job runs without it,
     // so a thread that sends meanwhile (a timer, a host) is not blocked.
     lock.unlock();
     job();
-    lock.lock();
   }
-  pausing_ = false;
-  pause_flag_.store(false, std::memory_order_relaxed);
-  lock.unlock();
-  park_cv_.notify_all();
   return ran;
 }
 

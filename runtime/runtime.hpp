@@ -156,8 +156,9 @@ class Runtime final : public EventRunner {
   };
 
   // Frees the actors only reference cycles hold, now: waits for running
-  // events to end (they keep running meanwhile) and for outside code. From
-  // any thread but a worker's or an OutsideScope's. Returns the totals.
+  // events to end (they keep running meanwhile) and for outside code, a
+  // minute at most. From any thread but a worker's or an OutsideScope's.
+  // Returns the totals.
   CycleStats collect_cycles();
   CycleStats cycle_stats() const;
 

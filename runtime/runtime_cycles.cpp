@@ -3,6 +3,7 @@
 // while it looks.
 #include <algorithm>
 #include <chrono>
+#include <new>
 
 #include "runtime/cycle_collector.hpp"
 #include "runtime/runtime.hpp"
@@ -90,13 +91,18 @@ bool Runtime::try_collect(std::chrono::nanoseconds limit) {
   }
   CollectResult r;
   std::chrono::steady_clock::duration paused{};
-  const bool ran = dispatcher_.run_paused(
-      [&] {
-        const auto t0 = std::chrono::steady_clock::now();
-        r = rt::collect_cycles(heap_);
-        paused = std::chrono::steady_clock::now() - t0;
-      },
-      limit);
+  bool ran = false;
+  try {
+    ran = dispatcher_.run_paused(
+        [&] {
+          const auto t0 = std::chrono::steady_clock::now();
+          r = rt::collect_cycles(heap_);
+          paused = std::chrono::steady_clock::now() - t0;
+        },
+        limit);
+  } catch (const std::bad_alloc&) {
+    ran = false;  // out of memory for its tables: nothing changed; it tries again later
+  }
   end_collecting();
   if (!ran) return false;
   const auto us = uint64_t(std::chrono::duration_cast<std::chrono::microseconds>(paused).count());
@@ -120,8 +126,11 @@ bool Runtime::try_collect(std::chrono::nanoseconds limit) {
 }
 
 CycleStats Runtime::collect_cycles() {
-  // A busy event or outside code delays it; it tries until it gets its turn.
-  while (!try_collect(std::chrono::seconds(1))) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  // A busy event or outside code delays it: it tries until it gets its
+  // turn, for at most a minute (an event that long, or no memory at all).
+  const auto give_up = std::chrono::steady_clock::now() + std::chrono::minutes(1);
+  while (!try_collect(std::chrono::seconds(1)) && std::chrono::steady_clock::now() < give_up)
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
   return cycle_stats();
 }
 
@@ -137,7 +146,11 @@ void Runtime::final_collection() {
   // themselves (emptied) go with the globals, after this.
   // (No lock: the mutexes below the finale in Runtime are gone already.)
   globals_.clear_pinned();
-  rt::collect_cycles(heap_);
+  try {
+    rt::collect_cycles(heap_);
+  } catch (const std::bad_alloc&) {
+    // No memory for its tables: what only cycles hold stays (it is only at the end).
+  }
 }
 
 }  // namespace humus::rt
