@@ -131,21 +131,6 @@ class Collection {
     return slot >= 0 && size_t(slot) < actor_nodes_.size() ? actor_nodes_[size_t(slot)] : NodeIndex::kNone;
   }
 
-  // Walks what walk_ holds, and all it reaches: visit(child, its node or
-  // kNone) for each counted reference to a heap object that is not
-  // immortal (an immortal object is a root, and holds what it reaches).
-  template <class F>
-  void walk(F&& visit) {
-    while (!walk_.empty()) {
-      Object* o = walk_.back();
-      walk_.pop_back();
-      for_children(o, [&](const Value& v) {
-        if (!v.is_object() || v.object()->immortal()) return;
-        visit(v.object(), find(v.object()));
-      });
-    }
-  }
-
   // Every live actor of the heap becomes a node, held by one more reference
   // for the collection so that no other thread frees it meanwhile.
   void enumerate() {
@@ -162,49 +147,69 @@ class Collection {
     });
   }
 
-  // Step 1: the nodes reachable from the actors, and the edges into each.
-  // An object with one reference, reached by an edge, is held by that edge
-  // alone: it needs no node, only walking through.
+  // Step 1: the nodes reachable from the actors, and the edges between
+  // them, recorded by source (edges_ from edge_start_[i] to
+  // edge_start_[i + 1]), so that step 3 reads no object again. An object
+  // with one reference, reached by an edge, is held by that edge alone: it
+  // needs no node, only walking through (its node-children are its
+  // holder's). New shared objects join nodes_ and are walked in turn.
   void count_edges() {
-    for (uint32_t i = 0, n = uint32_t(nodes_.size()); i < n; ++i) walk_.push_back(nodes_[i].object);
-    walk([this](Object* c, uint32_t i) {
-      if (i == NodeIndex::kNone) {
-        if (c->kind == ObjKind::Actor) return;  // not this heap's, or being destroyed: not ours to judge
-        if (c->refs.load(std::memory_order_acquire) <= 1) {
-          walk_.push_back(c);
-          return;
-        }
-        i = uint32_t(nodes_.size());
-        index_.insert(c, i);
-        nodes_.push_back({c});
-        walk_.push_back(c);
+    edge_start_.reserve(nodes_.size() + 1);
+    edges_.reserve(nodes_.size());
+    for (uint32_t i = 0; i < nodes_.size(); ++i) {
+      edge_start_.push_back(uint32_t(edges_.size()));
+      walk_.push_back(nodes_[i].object);
+      while (!walk_.empty()) {
+        Object* o = walk_.back();
+        walk_.pop_back();
+        for_children(o, [this](const Value& v) {
+          if (!v.is_object()) return;
+          Object* c = v.object();
+          if (c->immortal()) return;  // a root, and it holds what it reaches
+          uint32_t j = find(c);
+          if (j == NodeIndex::kNone) {
+            if (c->kind == ObjKind::Actor) return;  // not this heap's, or being destroyed: not ours to judge
+            if (c->refs.load(std::memory_order_acquire) <= 1) {
+              walk_.push_back(c);
+              return;
+            }
+            j = uint32_t(nodes_.size());
+            index_.insert(c, j);
+            nodes_.push_back({c});
+          }
+          ++nodes_[j].internal;
+          edges_.push_back(j);
+        });
       }
-      ++nodes_[i].internal;
-    });
+    }
+    edge_start_.push_back(uint32_t(edges_.size()));
   }
 
   // Steps 2 and 3: what is held from outside, and all it reaches, is live.
   void mark_live() {
-    for (Node& n : nodes_) {
+    std::vector<uint32_t> work;
+    for (uint32_t i = 0; i < nodes_.size(); ++i) {
+      Node& n = nodes_[i];
       const uint32_t held = n.internal + (n.actor ? 1 : 0);
       bool root = n.object->refs.load(std::memory_order_acquire) > held;
       if (n.actor && static_cast<Actor*>(n.object)->state.load(std::memory_order_acquire) != SchedState::Idle)
         root = true;
       if (root) {
         n.live = true;
-        walk_.push_back(n.object);
+        work.push_back(i);
       }
     }
-    walk([this](Object* c, uint32_t i) {
-      if (i == NodeIndex::kNone) {
-        if (c->kind != ObjKind::Actor) walk_.push_back(c);  // held by this edge alone
-        return;
+    while (!work.empty()) {
+      const uint32_t i = work.back();
+      work.pop_back();
+      for (uint32_t e = edge_start_[i]; e < edge_start_[i + 1]; ++e) {
+        Node& t = nodes_[edges_[e]];
+        if (!t.live) {
+          t.live = true;
+          work.push_back(edges_[e]);
+        }
       }
-      if (!nodes_[i].live) {
-        nodes_[i].live = true;
-        walk_.push_back(c);
-      }
-    });
+    }
   }
 
   // Step 4: garbage objects are kept by one more reference while their
@@ -239,6 +244,8 @@ class Collection {
   std::vector<uint32_t> actor_nodes_;  // slot -> node
   std::vector<Node> nodes_;
   std::vector<Object*> walk_;
+  std::vector<uint32_t> edge_start_;  // node -> its first edge in edges_
+  std::vector<uint32_t> edges_;       // edges between nodes, grouped by source
   bool released_ = false;
 };
 
