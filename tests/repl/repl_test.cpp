@@ -328,7 +328,7 @@ void first_session(const std::string& humus, const std::string& home) {
   CHECK(s.enter("DEF keep AS 42"), "a binding before");
   CHECK(s.enter("DEF spin(n) AS spin(add(n, 1))"), "an endless loop");
   s.type("spin(0)\r");
-  s.settle(300);
+  s.settle(1000);  // long enough, even on a loaded machine, for the line to be running (else Ctrl-C only abandons it)
   s.type("\x03");
   CHECK(s.wait(has_text("runtime error: interrupted"), 1), "Ctrl-C interrupts the statement within a second");
   CHECK(s.prompt(), "the prompt comes back");
@@ -338,7 +338,7 @@ void first_session(const std::string& humus, const std::string& home) {
   // The same loop in an actor's event: Ctrl-C at the prompt undoes the event.
   CHECK(s.enter("CREATE looper WITH \\m.[ SEND spin(m) TO println ]"), "an actor that loops");
   CHECK(s.enter("SEND 0 TO looper"), "set it looping");
-  s.settle(300);
+  s.settle(1000);
   s.type("\x03");
   CHECK(s.wait(has_text("runtime error in actor looper@"), 1) && s.wait(has_text("interrupted: dropped 0 messages"), 1),
         "Ctrl-C interrupts the actor's event within a second");
