@@ -424,12 +424,6 @@ namespace {
 #define HUMUS_THREADED 1
 #endif
 
-// Empties a register.
-inline void clear(Value& r) {
-  r.~Value();
-  new (&r) Value();
-}
-
 // Releases R(from) .. R(end-1), end the lesser of a drop bound (proto.hpp)
 // and the frame's size; the registers above are known to be empty.
 [[gnu::always_inline]] inline void drop_regs(Value* R, uint32_t from, uint32_t end) {
