@@ -40,7 +40,6 @@ struct alignas(64) Actor : Object {
   // `name`: a symbol id (set while no other thread can see the actor).
   explicit Actor(uint64_t i, uint32_t name = kNoName) : Object(ObjKind::Actor), id_and_name(i & kIdMask) {
     if (name < (uint32_t(1) << (64 - kIdBits)) - 1) id_and_name |= uint64_t(name + 1) << kIdBits;
-    detail::live_actors.fetch_add(1, std::memory_order_relaxed);  // see live_actor_count()
   }
   uint64_t id() const { return id_and_name & kIdMask; }
   // The symbol of its CREATE name, or kNoName.

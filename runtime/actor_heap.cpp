@@ -58,8 +58,8 @@ class SpinLock {
 struct ActorHeap::Chunk {
   ActorHeap* heap;   // null once the heap is gone and actors still live here
   uint32_t ordinal;  // its place in heap->all_: slots [ordinal * kCells, +kCells)
-  SpinLock mutex;
-  // Guarded by mutex:
+  SpinLock spin;
+  // Guarded by spin:
   FreeCell* free = nullptr;  // cells given back
   uint32_t fresh = 0;        // cells [fresh, kCells) never handed out
   uint32_t used = 0;
@@ -104,7 +104,7 @@ ActorHeap::ActorHeap() : serial_(next_serial.fetch_add(1, std::memory_order_rela
 ActorHeap::~ActorHeap() {
   std::lock_guard lock(mutex_);
   for (Chunk* c : all_) {
-    std::unique_lock cl(c->mutex);
+    std::unique_lock cl(c->spin);
     if (c->used == 0) {
       cl.unlock();
       Chunk::destroy(c);
@@ -121,7 +121,7 @@ Actor* ActorHeap::make(uint64_t id, uint32_t name, Value behavior) {
       c = fresh_chunk();
       tl_current = {serial_, c};
     }
-    std::lock_guard lock(c->mutex);
+    std::lock_guard lock(c->spin);
     void* mem;
     if (c->free) {
       FreeCell* f = c->free;
@@ -151,7 +151,7 @@ ActorHeap::Chunk* ActorHeap::fresh_chunk() {
   while (!partial_.empty()) {
     Chunk* c = partial_.back();
     partial_.pop_back();
-    std::lock_guard cl(c->mutex);
+    std::lock_guard cl(c->spin);
     c->listed = false;
     if (!c->full()) return c;
   }
@@ -165,7 +165,7 @@ void ActorHeap::free(Actor* a) {
   bool list = false, last = false;
   ActorHeap* heap;
   {
-    std::lock_guard lock(c->mutex);
+    std::lock_guard lock(c->spin);
     heap = c->heap;
     const size_t i = c->index(a);
     c->live[i / 64] &= ~(uint64_t(1) << (i % 64));
@@ -209,7 +209,7 @@ std::vector<ActorHeap::Chunk*> ActorHeap::snapshot() const {
 }
 
 void ActorHeap::visit(Chunk* c, void (*fn)(Actor&, uint32_t, void*), void* arg) {
-  std::lock_guard lock(c->mutex);
+  std::lock_guard lock(c->spin);
   const uint32_t base = c->ordinal * uint32_t(kCells);
   for (size_t w = 0; w < kWords; ++w)
     for (uint64_t bits = c->live[w]; bits; bits &= bits - 1) {

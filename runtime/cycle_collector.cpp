@@ -216,13 +216,11 @@ class Collection {
   // contents are cleared (which breaks every cycle among them), then let go.
   CollectResult free_garbage() {
     CollectResult r;
-    r.objects_seen = nodes_.size();
     std::vector<Object*> garbage;
     size_t dead = 0;
     for (const Node& n : nodes_) dead += n.live ? 0 : 1;
     garbage.reserve(dead);  // the last allocation: what follows cannot fail halfway
     for (Node& n : nodes_) {
-      if (n.actor) ++r.actors_seen;
       if (n.live) continue;
       if (n.actor)
         ++r.actors_collected;

@@ -33,8 +33,6 @@
 namespace humus::rt {
 
 struct CollectResult {
-  uint64_t actors_seen = 0;       // live actors looked at
-  uint64_t objects_seen = 0;      // shared objects reachable from them (nodes)
   uint64_t actors_collected = 0;  // actors freed
 };
 

@@ -223,8 +223,8 @@ void Runtime::wait_idle() { dispatcher_.wait_idle(); }
 Runtime::Slice Runtime::run_for(std::chrono::milliseconds budget) {
   const auto deadline = std::chrono::steady_clock::now() + budget;
   for (;;) {
-    // No collector thread here: the check runs between slices, on this thread.
-    if (next_cycle_check_.load(std::memory_order_relaxed) <= uint64_t(heap_.live())) try_collect({});
+    // No collector thread here: a requested look runs between slices, on this thread.
+    if (cycle_check_wanted()) try_collect({});
     // Due timers first, every slice: a program that never stops sending
     // must still get its AFTER messages (as the timer thread gives them).
     bool fired = false;

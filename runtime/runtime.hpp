@@ -74,8 +74,7 @@ struct CycleStats {
   uint64_t actors_collected = 0;  // actors freed because only garbage held them
   uint64_t pause_us_total = 0;    // time workers were held still for it
   uint64_t pause_us_max = 0;
-  uint64_t actors_seen_last = 0;  // live actors the last collection looked at
-  uint64_t gave_up = 0;           // times it waited too long for a busy event and tried later
+  uint64_t gave_up = 0;  // times it waited too long for a busy event and tried later
 };
 
 // What diagnostics show of the source at a location: its column in
@@ -280,10 +279,11 @@ class Runtime final : public EventRunner {
       request_cycle_check();
   }
   void request_cycle_check();
+  bool cycle_check_wanted();  // requested and not done yet (for run_for, which has no collector thread)
   void start_collector();
   void stop_collector();
   void collector_main();
-  // One collection, if it can pause the workers within `limit`; under cycles_mutex_'s turn.
+  // One collection, if it can pause the workers within `limit` (one at a time: collect_turn_).
   bool try_collect(std::chrono::nanoseconds limit);
   void final_collection();  // when the runtime goes: nothing runs any more
   // The traced paths (runtime_trace.cpp).
@@ -328,12 +328,12 @@ class Runtime final : public EventRunner {
   std::atomic<uint64_t> next_cycle_check_{UINT64_MAX};  // live actors that trigger the next look
   std::atomic<int> outside_running_{0};                 // OutsideScopes open
   std::atomic<bool> collecting_{false};                 // a collection wants outside code to wait
-  mutable std::mutex cycles_mutex_;                     // guards the fields below, and makes collections take turns
+  mutable std::mutex cycles_mutex_;                     // guards the fields below but collect_turn_
   std::condition_variable cycles_cv_;                   // the collector thread waits here for a request
   std::condition_variable outside_cv_;                  // OutsideScopes wait here while collecting_
   bool cycle_check_requested_ = false;
   bool collector_stopping_ = false;
-  std::mutex collect_turn_;  // one collection at a time (the thread, collect_cycles, the end)
+  std::mutex collect_turn_;  // one collection at a time (the collector thread, collect_cycles, run_for)
   CycleStats cycle_stats_;   // under cycles_mutex_
   std::thread collector_;
   // The `cluster` actor's world: other nodes, names, topics (runtime/cluster/).

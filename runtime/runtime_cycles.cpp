@@ -41,6 +41,11 @@ void Runtime::request_cycle_check() {
   cycles_cv_.notify_one();
 }
 
+bool Runtime::cycle_check_wanted() {
+  std::lock_guard lock(cycles_mutex_);
+  return cycle_check_requested_;
+}
+
 void Runtime::start_collector() {
   if (!dispatcher_.has_threads() || collector_.joinable()) return;
   collector_ = std::thread([this] { collector_main(); });
@@ -63,9 +68,7 @@ void Runtime::collector_main() {
     lock.unlock();
     const bool done = try_collect(kPauseWait);
     lock.lock();
-    if (done) {
-      cycle_check_requested_ = false;
-    } else {
+    if (!done) {
       ++cycle_stats_.gave_up;
       cycles_cv_.wait_for(lock, kRetryAfter, [this] { return collector_stopping_; });
     }
@@ -113,7 +116,7 @@ bool Runtime::try_collect(std::chrono::nanoseconds limit) {
     s.actors_collected += r.actors_collected;
     s.pause_us_total += us;
     if (us > s.pause_us_max) s.pause_us_max = us;
-    s.actors_seen_last = r.actors_seen;
+    cycle_check_requested_ = false;  // answered, whoever asked
   }
   // The next look when the live actors have doubled (or grown by the
   // option's step, if that is more): collecting costs time in proportion to

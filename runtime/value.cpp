@@ -23,7 +23,6 @@ std::atomic<bool> count_objects{false};
 // Own cache line: when counting is on, the counter bounces between cores but
 // the flag, read on every allocation, does not.
 alignas(64) std::atomic<int64_t> live_count{0};
-alignas(64) std::atomic<int64_t> live_actors{0};
 }  // namespace detail
 
 void enable_live_object_count() { detail::count_objects.store(true, std::memory_order_relaxed); }
@@ -119,7 +118,6 @@ void destroy(Object* o) {
       } else {
         delete a;
       }
-      detail::live_actors.fetch_sub(1, std::memory_order_relaxed);
       break;
     }
     case ObjKind::Closure: {

@@ -50,11 +50,7 @@ void free_object(Object* o);  // at the last release (value.cpp)
 namespace detail {
 extern std::atomic<bool> count_objects;
 extern std::atomic<int64_t> live_count;
-extern std::atomic<int64_t> live_actors;
 }  // namespace detail
-// Actors made and not yet freed, in this process (the REPL's :stats). One
-// relaxed increment per actor made, one decrement per actor freed.
-inline int64_t live_actor_count() { return detail::live_actors.load(std::memory_order_relaxed); }
 void enable_live_object_count();
 bool live_object_count_enabled();
 int64_t live_objects();  // objects made minus objects freed while counting was on

@@ -142,9 +142,9 @@ void print_stats(const humus::rt::RuntimeStats& s, bool cluster) {
   if (y.collections)
     std::fprintf(stderr,
                  "humus: stats: cycles: %llu collections, %llu actors collected, %lld actors live; "
-                 "pauses %.3f ms in all, %.3f ms the longest\n",
+                 "pauses %.3f ms in all, %.3f ms the longest; %llu put off for a busy event\n",
                  (unsigned long long)y.collections, (unsigned long long)y.actors_collected, (long long)s.live_actors,
-                 double(y.pause_us_total) / 1000, double(y.pause_us_max) / 1000);
+                 double(y.pause_us_total) / 1000, double(y.pause_us_max) / 1000, (unsigned long long)y.gave_up);
   const humus::rt::ClusterStats& c = s.cluster;
   if (cluster || c.appended || c.delivered)
     std::fprintf(stderr,

@@ -236,7 +236,7 @@ class Repl {
     } else if (cmd == ":stats") {
       rt::RuntimeStats s = interp_->runtime().stats();
       std::ostringstream o;
-      o << "actors alive:       " << rt::live_actor_count() << "\n"
+      o << "actors alive:       " << s.live_actors << "\n"
         << "actors created:     " << s.actors << "\n"
         << "events run:         " << s.events << "\n"
         << "messages queued:    " << s.queued << "\n"

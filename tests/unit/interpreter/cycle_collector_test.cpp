@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 
 #include <atomic>
+#include <chrono>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -76,6 +77,23 @@ TEST_CASE("actors that only point at each other are freed") {
     CHECK(h.live() == before);
     h.rt().collect_cycles();  // nothing more to find
     CHECK(h.rt().cycle_stats().actors_collected == 2000);
+  });
+}
+
+TEST_CASE("without worker threads the host's slices collect by themselves") {
+  humus::rt::run_on_big_stack([] {
+    Host h(0, 16);  // the playground's and the fuzzers' mode: Runtime::run_for, no collector thread
+    h.run(kRings);
+    h.run("SEND 99 TO rings\n");
+    for (int i = 0; i < 1000; ++i) {
+      const humus::rt::Runtime::Slice slice = h.rt().run_for(std::chrono::milliseconds(1));
+      if (!slice.more && slice.wait_ms < 0) break;
+    }
+    h.rt().run_for(std::chrono::milliseconds(1));  // the look asked for by the last actors made
+    const auto s = h.rt().cycle_stats();           // no collect_cycles() called
+    CHECK(s.collections >= 1);
+    CHECK(s.actors_collected >= 100);
+    CHECK(s.actors_collected <= 200);
   });
 }
 
