@@ -7,7 +7,8 @@
 // the counts themselves, so nothing a program can see ever changes:
 //
 //   1. every live actor of the heap, and every object reachable from their
-//      behaviors, becomes a node; each edge between nodes is counted;
+//      behaviors, becomes a node; each edge between nodes is counted, and
+//      each node's reference count read, in one pass over the heap;
 //   2. a node whose reference count is more than the edges into it is held
 //      from outside: a queued message, a timer, a global, a host handle, a
 //      running event, the REPL's bindings, another node's export table...
@@ -21,21 +22,52 @@
 // changes. collect() must therefore run while no event and no top-level
 // statement runs (the runtime pauses its workers for it: see
 // Runtime::collect_cycles). Other threads may copy and drop references
-// meanwhile: a copy needs a reference held from outside, which makes what
-// it reaches live anyway, and a drop can only make garbage of what a later
-// collection takes.
+// meanwhile. Copying a value held from outside keeps it counted throughout;
+// the one move the counts cannot show is a host taking an element out of a
+// list and then dropping the list, between the reads of the two counts: the
+// host's Value API counts such copies (note_outside_copy), and a collection
+// that saw one happen while it read gives up and changes nothing.
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <memory>
 
 #include "runtime/actor_heap.hpp"
 
 namespace humus::rt {
 
 struct CollectResult {
+  bool raced = false;             // an outside copy happened while it read: nothing was done
   uint64_t actors_collected = 0;  // actors freed
+  uint64_t actors_seen = 0;       // live actors it looked at
 };
 
-CollectResult collect_cycles(ActorHeap& heap);
+// Called by code outside events (the embedding's Value API) after it copies
+// an element out of a list or tuple it holds.
+void note_outside_copy();
+
+// The collector, with the tables it keeps between collections: filling
+// fresh pages cost as much as a third of a collection. Tables much larger
+// than the last collection needed are given back.
+class CycleCollector {
+ public:
+  CycleCollector();
+  ~CycleCollector();
+  CycleCollector(const CycleCollector&) = delete;
+  CycleCollector& operator=(const CycleCollector&) = delete;
+
+  // Must run while no event and no outside code that makes values runs.
+  CollectResult collect(ActorHeap& heap);
+
+  // For tests: runs after each actor's count is read (a host's copy, made
+  // at the worst moment).
+  std::function<void(const Actor&)> after_reading;
+
+  struct Tables;  // (cycle_collector.cpp)
+
+ private:
+  std::unique_ptr<Tables> tables_;
+};
 
 }  // namespace humus::rt

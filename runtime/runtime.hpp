@@ -25,6 +25,7 @@
 #include "runtime/cluster/cluster_options.hpp"
 #include "runtime/code.hpp"
 #include "runtime/context.hpp"
+#include "runtime/cycle_collector.hpp"
 #include "runtime/dispatcher.hpp"
 #include "runtime/errors.hpp"
 #include "runtime/globals.hpp"
@@ -63,9 +64,15 @@ struct RuntimeOptions {
   std::function<bool()> interrupt_requested;
   // The cycle collector (runtime/cycle_collector.hpp) looks for actors in
   // reference cycles when this many actors are live, then each time their
-  // number doubles since the last look; 0: only when the runtime goes (or
+  // number doubles since the last look (or grows more, after looks that
+  // found little: runtime_cycles.cpp); 0: only when the runtime goes (or
   // collect_cycles() is called).
   uint64_t cycle_check = 10000;
+  // When the runtime goes, a last collection frees what only cycles hold.
+  // false leaves that memory to the operating system: for a process that
+  // ends with the runtime (the CLI, outside sanitizer builds), where freeing
+  // a million actors one by one costs a tenth of a second for nothing.
+  bool final_collection = true;
 };
 
 // What the cycle collector did so far.
@@ -74,7 +81,9 @@ struct CycleStats {
   uint64_t actors_collected = 0;  // actors freed because only garbage held them
   uint64_t pause_us_total = 0;    // time workers were held still for it
   uint64_t pause_us_max = 0;
-  uint64_t gave_up = 0;  // times it waited too long for a busy event and tried later
+  // Times it was put off and tried later: it waited too long for a busy
+  // event, or a host copied values out of a list while it read.
+  uint64_t gave_up = 0;
 };
 
 // What diagnostics show of the source at a location: its column in
@@ -292,7 +301,8 @@ class Runtime final : public EventRunner {
   void fire_traced(uint64_t id, Value target, Value message);
 
   RuntimeOptions options_;
-  ActorHeap heap_;  // first made, last gone: everything below may hold actors
+  ActorHeap heap_;                  // first made, last gone: everything below may hold actors
+  CycleCollector cycle_collector_;  // its tables, kept between collections
   Globals globals_;
   // Destroyed between the dispatcher (with the timers) and the globals: the
   // last collection (final_collection).
@@ -332,9 +342,11 @@ class Runtime final : public EventRunner {
   std::condition_variable cycles_cv_;                   // the collector thread waits here for a request
   std::condition_variable outside_cv_;                  // OutsideScopes wait here while collecting_
   bool cycle_check_requested_ = false;
+  uint64_t cycle_check_asked_at_ = 0;  // live actors when it was requested
   bool collector_stopping_ = false;
-  std::mutex collect_turn_;  // one collection at a time (the collector thread, collect_cycles, run_for)
-  CycleStats cycle_stats_;   // under cycles_mutex_
+  std::mutex collect_turn_;    // one collection at a time (the collector thread, collect_cycles, run_for)
+  uint64_t cycle_growth_ = 1;  // under collect_turn_: the next look waits for live * this more actors
+  CycleStats cycle_stats_;     // under cycles_mutex_
   std::thread collector_;
   // The `cluster` actor's world: other nodes, names, topics (runtime/cluster/).
   // Made last and stopped first: it sends into the dispatcher from its threads.

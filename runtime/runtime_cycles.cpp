@@ -5,7 +5,6 @@
 #include <chrono>
 #include <new>
 
-#include "runtime/cycle_collector.hpp"
 #include "runtime/runtime.hpp"
 
 namespace humus::rt {
@@ -37,6 +36,7 @@ void Runtime::request_cycle_check() {
   {
     std::lock_guard lock(cycles_mutex_);
     cycle_check_requested_ = true;
+    cycle_check_asked_at_ = uint64_t(std::max<int64_t>(heap_.live(), 1));
   }
   cycles_cv_.notify_one();
 }
@@ -71,6 +71,15 @@ void Runtime::collector_main() {
     if (!done) {
       ++cycle_stats_.gave_up;
       cycles_cv_.wait_for(lock, kRetryAfter, [this] { return collector_stopping_; });
+      // Put off while the live actors more than doubled: a busy event made
+      // them (one event building a structure of a million actors). What an
+      // event just made is mostly alive, and a look costs what lives: the
+      // look waits until they double again, as if it had been made now.
+      const uint64_t live = uint64_t(std::max<int64_t>(heap_.live(), 0));
+      if (cycle_check_requested_ && live >= 2 * cycle_check_asked_at_) {
+        cycle_check_requested_ = false;
+        next_cycle_check_.store(2 * live, std::memory_order_relaxed);
+      }
     }
   }
 }
@@ -99,7 +108,7 @@ bool Runtime::try_collect(std::chrono::nanoseconds limit) {
     ran = dispatcher_.run_paused(
         [&] {
           const auto t0 = std::chrono::steady_clock::now();
-          r = rt::collect_cycles(heap_);
+          r = cycle_collector_.collect(heap_);
           paused = std::chrono::steady_clock::now() - t0;
         },
         limit);
@@ -107,7 +116,7 @@ bool Runtime::try_collect(std::chrono::nanoseconds limit) {
     ran = false;  // out of memory for its tables: nothing changed; it tries again later
   }
   end_collecting();
-  if (!ran) return false;
+  if (!ran || r.raced) return false;
   const auto us = uint64_t(std::chrono::duration_cast<std::chrono::microseconds>(paused).count());
   {
     std::lock_guard lock(cycles_mutex_);
@@ -120,10 +129,17 @@ bool Runtime::try_collect(std::chrono::nanoseconds limit) {
   }
   // The next look when the live actors have doubled (or grown by the
   // option's step, if that is more): collecting costs time in proportion to
-  // what lives, so the work per actor made stays bounded.
+  // what lives, so the work per actor made stays bounded. After a look that
+  // found little (under a quarter of what it saw), the growth it waits for
+  // doubles, up to four times what lives: a program that builds a large
+  // live structure (a ring of a million actors) pays for fewer looks, and
+  // one that makes garbage finds it again at the next look, which resets
+  // the growth.
+  cycle_growth_ = r.actors_collected * 4 >= r.actors_seen ? 1 : std::min<uint64_t>(cycle_growth_ * 2, 4);
   if (options_.cycle_check) {
     const uint64_t live = uint64_t(heap_.live() > 0 ? heap_.live() : 0);
-    next_cycle_check_.store(live + std::max<uint64_t>(live, options_.cycle_check), std::memory_order_relaxed);
+    next_cycle_check_.store(live + std::max<uint64_t>(live * cycle_growth_, options_.cycle_check),
+                            std::memory_order_relaxed);
   }
   return true;
 }
@@ -149,8 +165,9 @@ void Runtime::final_collection() {
   // themselves (emptied) go with the globals, after this.
   // (No lock: the mutexes below the finale in Runtime are gone already.)
   globals_.clear_pinned();
+  if (!options_.final_collection) return;
   try {
-    rt::collect_cycles(heap_);
+    cycle_collector_.collect(heap_);  // (gives up if a host copies values out of lists meanwhile)
   } catch (const std::bad_alloc&) {
     // No memory for its tables: what only cycles hold stays (it is only at the end).
   }

@@ -125,6 +125,13 @@ humus::rt::RuntimeOptions runtime_options(const Options& o) {
   ro.err = humus::cli::write_stderr;
   ro.cluster = o.cluster;
   ro.cycle_check = o.cycle_check;
+  // The process ends with the runtime: what only cycles hold is left to the
+  // operating system, unless a leak checker is to see that nothing leaks.
+#ifdef HUMUS_CHECKS
+  ro.final_collection = true;
+#else
+  ro.final_collection = false;
+#endif
   return ro;
 }
 
@@ -139,7 +146,7 @@ void print_stats(const humus::rt::RuntimeStats& s, bool cluster) {
                (unsigned long long)s.events, (unsigned long long)s.unhandled, (unsigned long long)s.errors,
                (unsigned long long)s.actors);
   const humus::rt::CycleStats& y = s.cycles;
-  if (y.collections)
+  if (y.collections || y.gave_up)
     std::fprintf(stderr,
                  "humus: stats: cycles: %llu collections, %llu actors collected, %lld actors live; "
                  "pauses %.3f ms in all, %.3f ms the longest; %llu put off for a busy event\n",
@@ -469,7 +476,7 @@ Documentation: docs/cli.md (this command), docs/language.md (the language).)");
                             : "SECONDS must be a number greater than 0 and at most 1e9 (about 31 years), not " + s;
   });
   app.add_option("--cycle-check", o.cycle_check,
-                 "look for actors only reference cycles hold when N actors live, then each time they double "
+                 "look for actors only reference cycles hold when N actors live, then as they grow "
                  "(default: 10000; 0: only at the end)")
       ->check([](const std::string& s) {
         uint64_t n = 0;

@@ -13,6 +13,8 @@
 
 #include "interpreter/interpreter.hpp"
 #include "run_program.hpp"
+#include "runtime/actor_heap.hpp"
+#include "runtime/cycle_collector.hpp"
 #include "runtime/stack_guard.hpp"
 
 namespace {
@@ -187,5 +189,88 @@ SEND 0 TO driver
     CHECK(s.collections > 1);
     CHECK(s.actors_collected == 60000);
     CHECK(h.err == "");
+  });
+}
+
+// A host may take an element out of a list and drop the list while a
+// collection reads the counts: read before the copy, the element looks held
+// by the list only; read after the drop, the list looks held by garbage
+// only. The collection must see that a copy happened and change nothing.
+TEST_CASE("a host's copy out of a list while the counts are read is not lost") {
+  using namespace humus::rt;
+  for (const bool noted : {true, false}) {
+    CAPTURE(noted);
+    ActorHeap heap;
+    Actor* x = heap.make(1, Actor::kNoName, make_pair(Value::small(7), Value::nil()));  // the element
+    Value list = make_pair(Value::adopt(x), Value::nil());                              // only the list holds x
+    // a <-> b, a cycle; a also holds the list, as the host does.
+    Actor* b = heap.make(2, Actor::kNoName, Value::nil());
+    Value a = Value::adopt(heap.make(3, Actor::kNoName, make_pair(list, Value::adopt(b))));
+    b->behavior = a;
+    a = Value();  // the cycle is garbage, but for the host's list
+    REQUIRE(heap.live() == 3);
+
+    CycleCollector collector;
+    Value taken;
+    collector.after_reading = [&](const Actor& read) {
+      if (&read != x) return;
+      taken = head(list);              // the host's Value::head()...
+      if (noted) note_outside_copy();  // ...says so
+      list = Value();
+    };
+    CollectResult r = collector.collect(heap);
+    collector.after_reading = nullptr;
+    REQUIRE(taken.is_actor());
+    const Value& kept = taken.as<Actor>()->behavior;
+    if (!noted) {  // what the check is for: the element's contents were cleared under the host
+      CHECK(r.actors_collected == 3);
+      CHECK_FALSE(kept.is_pair());
+      continue;
+    }
+    CHECK(r.raced);
+    CHECK(r.actors_collected == 0);
+    CHECK(heap.live() == 3);
+    r = collector.collect(heap);  // now the counts agree: the cycle and the list go, x stays
+    CHECK_FALSE(r.raced);
+    CHECK(r.actors_collected == 2);
+    CHECK(heap.live() == 1);
+    REQUIRE(kept.is_pair());
+    CHECK(head(kept).small_value() == 7);
+  }
+}
+
+// Looks that find nothing make the next one wait longer (the live actors
+// growing 3-fold, then 5-fold, not 2-fold); the first look that finds
+// garbage goes back to doubling.
+TEST_CASE("fewer looks at a growing live structure; garbage still found") {
+  humus::rt::run_on_big_stack([] {
+    Host h(0, 1000);  // one thread, run_for: a requested look runs between slices of 16 turns
+    auto run_out = [&] {
+      for (int i = 0; i < 1000000; ++i)
+        if (const auto s = h.rt().run_for(std::chrono::milliseconds(0)); !s.more && s.wait_ms < 0) break;
+      h.rt().run_for(std::chrono::milliseconds(0));  // the look the last actors made asked for
+    };
+    h.run(kRings);
+    // 20,000 live actors, one per event, each holding the one before (`grow` holds the last).
+    h.run(R"(
+CREATE grow WITH \(k, prev).[
+  IF $k = 0 [ BECOME \m.[ SEND m TO prev ] ]
+  ELSE [ SEND (sub(k, 1), NEW \m.[ SEND m TO prev ]) TO SELF ]
+]
+SEND (20000, println) TO grow
+)");
+    run_out();
+    auto s = h.rt().cycle_stats();
+    CHECK(s.actors_collected == 0);
+    CHECK(s.collections == 3);  // at 1,000, 3,000 and 15,000 live (doubling: 1k, 2k, 4k, 8k, 16k)
+    const int64_t structure = h.live();
+    CHECK(structure >= 20000);
+    // 40,000 pairs of garbage: the next look (at 75,000 live) finds most of it.
+    h.run("SEND 39999 TO rings\n");
+    run_out();
+    s = h.rt().cycle_stats();
+    CHECK(s.collections >= 4);
+    CHECK(s.actors_collected >= 50000);
+    CHECK(h.live() < structure + 40000);
   });
 }
