@@ -24,13 +24,17 @@
 namespace {
 
 int failures = 0;
+// The screen of the session running now: shown with a failed check, so that
+// a failure seen once on a loaded machine can be understood from the log.
+std::function<std::string()> current_screen;
 
-#define CHECK(cond, what)                                                            \
-  do {                                                                               \
-    if (!(cond)) {                                                                   \
-      std::fprintf(stderr, "FAIL line %d: %s\n  (%s)\n", __LINE__, what, #cond);     \
-      ++failures;                                                                    \
-    }                                                                                \
+#define CHECK(cond, what)                                                                    \
+  do {                                                                                       \
+    if (!(cond)) {                                                                           \
+      std::fprintf(stderr, "FAIL line %d: %s\n  (%s)\n", __LINE__, what, #cond);             \
+      if (current_screen) std::fprintf(stderr, "the screen:\n%s", current_screen().c_str()); \
+      ++failures;                                                                            \
+    }                                                                                        \
   } while (0)
 
 std::string rstrip(std::string s) {
@@ -99,12 +103,22 @@ class Screen {
       return;
     }
     switch (c) {
-      case 0x1B: state_ = 1; return;
-      case '\r': col_ = 0; return;
-      case '\n': down(1); return;
-      case '\b': if (col_ > 0) --col_; return;
-      case '\a': return;
-      default: break;
+      case 0x1B:
+        state_ = 1;
+        return;
+      case '\r':
+        col_ = 0;
+        return;
+      case '\n':
+        down(1);
+        return;
+      case '\b':
+        if (col_ > 0) --col_;
+        return;
+      case '\a':
+        return;
+      default:
+        break;
     }
     if (c < 0x20) return;
     if (col_ >= kCols) {
@@ -124,11 +138,21 @@ class Screen {
     size_t k = n ? n : 1;
     std::string& l = lines_[row_];
     switch (f) {
-      case 'A': row_ = row_ >= k ? row_ - k : 0; break;
-      case 'B': down(k); break;
-      case 'C': col_ = std::min(kCols - 1, col_ + k); break;
-      case 'D': col_ = col_ >= k ? col_ - k : 0; break;
-      case 'G': col_ = k - 1; break;
+      case 'A':
+        row_ = row_ >= k ? row_ - k : 0;
+        break;
+      case 'B':
+        down(k);
+        break;
+      case 'C':
+        col_ = std::min(kCols - 1, col_ + k);
+        break;
+      case 'D':
+        col_ = col_ >= k ? col_ - k : 0;
+        break;
+      case 'G':
+        col_ = k - 1;
+        break;
       case 'K':
         if (n == 0 && l.size() > col_) l.resize(col_);
         if (n == 2) l.clear();
@@ -145,7 +169,8 @@ class Screen {
       case '@':  // insert blanks
         if (col_ < l.size()) l.insert(col_, k, ' ');
         break;
-      default: break;  // modes, colours
+      default:
+        break;  // modes, colours
     }
   }
 
@@ -169,8 +194,10 @@ class Session {
       execl(humus.c_str(), "humus", static_cast<char*>(nullptr));
       _exit(127);
     }
+    current_screen = [this] { return screen_.dump(); };
   }
   ~Session() {
+    current_screen = nullptr;
     if (pid_ > 0 && !exited_) {
       kill(pid_, SIGKILL);
       waitpid(pid_, nullptr, 0);
@@ -202,7 +229,9 @@ class Session {
       if (!pump(int(std::max<long>(1, left.count())))) break;
     }
   }
-  bool prompt() { return wait([](const Screen& s) { return s.cursor_line() == ">"; }); }
+  bool prompt() {
+    return wait([](const Screen& s) { return s.cursor_line() == ">"; });
+  }
   // Types a line and waits for the next prompt.
   bool enter(const std::string& line) {
     size_t before = screen_.row();
@@ -442,7 +471,9 @@ int main(int argc, char** argv) {
   first_session(humus, home);
   second_session(humus, home);
   piped(humus);
-  if (failures) std::fprintf(stderr, "%d checks failed\n", failures);
-  else std::printf("all REPL checks passed\n");
+  if (failures)
+    std::fprintf(stderr, "%d checks failed\n", failures);
+  else
+    std::printf("all REPL checks passed\n");
   return failures ? 1 : 0;
 }
