@@ -57,8 +57,14 @@ if [ "${HUMUS_QUICK:-0}" != "1" ]; then
     # -fork: an input that never finishes (code that makes no call for long,
     # out of the safe points' reach) is a timeout, reported and skipped; a
     # crash, leak or sanitizer report stops the run and fails.
+    # The programs' targets hit tens of thousands of features each run, and
+    # libFuzzer's rare-feature bookkeeping (entropic) then took half the
+    # time: a lower threshold for "rare" keeps that list short (fuzz_run
+    # in-process: 129 -> 325 inputs/s, and more coverage in the same time).
+    rare=()
+    [[ "$target" == fuzz_run || "$target" == fuzz_alloc ]] && rare=(-entropic_feature_frequency_threshold=0xFE)
     if ! ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-      "build-fuzz/tests/fuzz/$target" -seed="${HUMUS_FUZZ_SEED:-1}" -fork=1 -ignore_timeouts=1 -ignore_ooms=0 -ignore_crashes=0 -timeout=10 \
+      "build-fuzz/tests/fuzz/$target" -seed="${HUMUS_FUZZ_SEED:-1}" -fork=1 -ignore_timeouts=1 -ignore_ooms=0 -ignore_crashes=0 -timeout=10 "${rare[@]}" \
       -rss_limit_mb=2048 -max_total_time="${HUMUS_FUZZ_SECONDS:-60}" -artifact_prefix="build-fuzz/$target-" \
       "build-fuzz/corpus/$target" "$seeds" >"build-fuzz/$target.log" 2>&1; then
       grep -v NEW_FUNC "build-fuzz/$target.log" | tail -60
