@@ -45,26 +45,34 @@ ast::Loc make_loc(std::size_t line, std::size_t column) {
   return {static_cast<uint32_t>(line), static_cast<uint32_t>(column)};
 }
 
-std::string nesting_message() {
-  return fmt::format("nesting too deep (more than {} levels)", max_nesting_depth);
-}
+std::string nesting_message() { return fmt::format("nesting too deep (more than {} levels)", max_nesting_depth); }
 
 // ------------------------------------------------------- looking at bytes
 
 bool is_ident_byte(unsigned char c) {
   if (c < 0x20 || c == 0x7F) return false;
   switch (c) {
-    case ' ': case '#': case '$': case '(': case ')': case ',': case '.': case ':':
-    case ';': case '=': case '[': case '\\': case ']': case '"':
+    case ' ':
+    case '#':
+    case '$':
+    case '(':
+    case ')':
+    case ',':
+    case '.':
+    case ':':
+    case ';':
+    case '=':
+    case '[':
+    case '\\':
+    case ']':
+    case '"':
       return false;
     default:
       return true;
   }
 }
 
-bool is_lambda(const char* p, const char* end) {
-  return end - p >= 2 && p[0] == '\xCE' && p[1] == '\xBB';
-}
+bool is_lambda(const char* p, const char* end) { return end - p >= 2 && p[0] == '\xCE' && p[1] == '\xBB'; }
 
 // The identifier-like run of bytes at p (a name, keyword or number).
 std::string_view word_at(const char* p, const char* end) {
@@ -83,9 +91,8 @@ std::string_view code_point_at(const char* p, const char* end) {
 }
 
 constexpr std::array<std::string_view, 24> keywords = {
-    "LET", "DEF",    "AS",   "IN",     "IF",     "ELIF",  "ELSE", "CASE",
-    "OF",  "END",    "SEND", "TO",     "AFTER",  "CREATE", "WITH", "BECOME",
-    "THROW", "NEW",  "SELF", "TRUE",   "FALSE",  "NIL",   "NOW",  "IMPORT"};
+    "LET",   "DEF",    "AS",   "IN",     "IF",    "ELIF", "ELSE", "CASE", "OF",    "END", "SEND", "TO",
+    "AFTER", "CREATE", "WITH", "BECOME", "THROW", "NEW",  "SELF", "TRUE", "FALSE", "NIL", "NOW",  "IMPORT"};
 
 bool is_keyword(std::string_view w) {
   for (auto k : keywords)
@@ -125,8 +132,8 @@ bool at_end_of_input(const char* p, const char* end) {
 // ------------------------------------------------------------- the parse
 
 struct parse_state {
-  std::string_view text;       // the whole input (for positions in messages)
-  std::vector<ast::Loc> open;  // start of each construct being parsed, innermost last
+  std::string_view text;        // the whole input (for positions in messages)
+  std::vector<ast::Loc> open;   // start of each construct being parsed, innermost last
   std::vector<bool> open_case;  // for each: whether it is a CASE
 };
 
@@ -134,9 +141,7 @@ struct parse_state {
 std::string expand(std::string_view tmpl, const parse_state& st, const char* p, const char* end, ast::Loc here) {
   std::string out;
   for (std::size_t i = 0; i < tmpl.size();) {
-    auto placeholder = [&](std::string_view name) {
-      return tmpl.compare(i, name.size(), name) == 0;
-    };
+    auto placeholder = [&](std::string_view name) { return tmpl.compare(i, name.size(), name) == 0; };
     if (placeholder("{open}")) {
       out += st.open.empty() ? std::string("?") : position_text(st.text, st.open.back());
       i += 6;
@@ -246,17 +251,17 @@ void check_integer(std::string_view text, std::size_t line, std::size_t column) 
     if (radix > 36) break;
   }
   if (radix < 2 || radix > 36) {
-    throw syntax_error{{make_loc(line, column + radix_start),
-                        fmt::format("radix {} is not between 2 and 36", radix_text), false}};
+    throw syntax_error{
+        {make_loc(line, column + radix_start), fmt::format("radix {} is not between 2 and 36", radix_text), false}};
   }
   for (std::size_t i = hash + 1; i < text.size(); ++i) {
     char c = text[i];
-    unsigned v = c <= '9' ? static_cast<unsigned>(c - '0')
+    unsigned v = c <= '9'   ? static_cast<unsigned>(c - '0')
                  : c <= 'Z' ? static_cast<unsigned>(c - 'A' + 10)
                             : static_cast<unsigned>(c - 'a' + 10);
     if (v >= radix) {
-      throw syntax_error{{make_loc(line, column + i),
-                          fmt::format("digit '{}' is not valid in radix {}", c, radix), false}};
+      throw syntax_error{
+          {make_loc(line, column + i), fmt::format("digit '{}' is not valid in radix {}", c, radix), false}};
     }
   }
 }
@@ -277,13 +282,13 @@ struct action<g::integer> {
 // The rules that become parse-tree nodes.  The fold_one ones vanish when they
 // have a single child (a tuple of one element is that element; parentheses
 // around an expression are the expression).
-#define HUMUS_CONTENT_NODES(X)                                                                      \
-  X(variable) X(bind) X(fn_name) X(create_name) X(integer) X(char_lit) X(string_lit) X(import_name) \
-  X(symbol) X(nil_parens) X(c_self) X(c_now) X(c_true) X(c_false) X(c_nil) X(c_undefined)         \
-  X(wildcard) X(lambda) X(block) X(call_args) X(new_term) X(let_expr) X(if_expr) X(case_expr)     \
-  X(value_ptrn) X(function_eqtn) X(match_eqtn) X(let_stmt) X(def_stmt) X(def_function)           \
-  X(def_pattern) X(create_stmt) X(send_stmt) X(after_stmt) X(become_stmt) X(throw_stmt)          \
-  X(import_stmt)
+#define HUMUS_CONTENT_NODES(X)                                                                                     \
+  X(variable)                                                                                                      \
+  X(bind) X(fn_name) X(create_name) X(integer) X(char_lit) X(string_lit) X(import_name) X(symbol) X(nil_parens)    \
+      X(c_self) X(c_now) X(c_true) X(c_false) X(c_nil) X(c_undefined) X(wildcard) X(lambda) X(block) X(call_args)  \
+          X(new_term) X(let_expr) X(if_expr) X(case_expr) X(value_ptrn) X(function_eqtn) X(match_eqtn) X(let_stmt) \
+              X(def_stmt) X(def_function) X(def_pattern) X(create_stmt) X(send_stmt) X(after_stmt) X(become_stmt)  \
+                  X(throw_stmt) X(import_stmt)
 #define HUMUS_FOLD_NODES(X) X(tuple_expr) X(postfix) X(paren_expr) X(paren_ptrn) X(fn_param_group) X(ptrn)
 
 struct list_end : pegtl::failure {};  // closes the lists below; never matched
@@ -397,12 +402,21 @@ std::optional<ast::Constant> constant_of(const node& n) {
       c.kind = K::Symbol;
       c.name = n.string_view().substr(1);
       return c;
-    case node_kind::c_true: c.kind = K::True; return c;
-    case node_kind::c_false: c.kind = K::False; return c;
+    case node_kind::c_true:
+      c.kind = K::True;
+      return c;
+    case node_kind::c_false:
+      c.kind = K::False;
+      return c;
     case node_kind::c_nil:
-    case node_kind::nil_parens: c.kind = K::Nil; return c;
-    case node_kind::c_undefined: c.kind = K::Undefined; return c;
-    default: return std::nullopt;
+    case node_kind::nil_parens:
+      c.kind = K::Nil;
+      return c;
+    case node_kind::c_undefined:
+      c.kind = K::Undefined;
+      return c;
+    default:
+      return std::nullopt;
   }
 }
 
@@ -428,8 +442,10 @@ class converter {
         x->name = n.string();
         return x;
       }
-      case node_kind::c_self: return e(ast::ExprKind::Self);
-      case node_kind::c_now: return e(ast::ExprKind::Now);
+      case node_kind::c_self:
+        return e(ast::ExprKind::Self);
+      case node_kind::c_now:
+        return e(ast::ExprKind::Now);
       case node_kind::lambda: {
         auto x = e(ast::ExprKind::Lambda);
         x->param = pattern(*take(kids.at(0)), depth + 1);
@@ -502,13 +518,15 @@ class converter {
   ast::PatternPtr pattern(node& n, std::size_t depth) {
     auto p = [&](ast::PatternKind k) { return std::make_unique<ast::Pattern>(k, loc_of(n)); };
     switch (kind_of(n)) {
-      case node_kind::wildcard: return p(ast::PatternKind::Wildcard);
+      case node_kind::wildcard:
+        return p(ast::PatternKind::Wildcard);
       case node_kind::bind: {
         auto x = p(ast::PatternKind::Bind);
         x->name = n.string();
         return x;
       }
-      case node_kind::c_self: return p(ast::PatternKind::Self);
+      case node_kind::c_self:
+        return p(ast::PatternKind::Self);
       case node_kind::value_ptrn: {
         auto x = p(ast::PatternKind::Value);
         x->value = expr(*n.children.at(0), depth + 1);
@@ -699,8 +717,8 @@ ParseResult parse_program(ast::SourcePtr source) {
   try {
     parse_state st;
     st.text = text;
-    pegtl::memory_input<pegtl::tracking_mode::eager, pegtl::eol::lf_crlf, std::string_view> in(
-        text.data(), text.size(), source->name);
+    pegtl::memory_input<pegtl::tracking_mode::eager, pegtl::eol::lf_crlf, std::string_view> in(text.data(), text.size(),
+                                                                                               source->name);
     auto root = pegtl::parse_tree::parse<g::program, selector, action, control>(in, st);
     ast::Program program;
     program.source = source;

@@ -22,9 +22,9 @@
 
 #include <algorithm>
 #include <functional>
-#include <tuple>
 #include <map>
 #include <set>
+#include <tuple>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -135,7 +135,7 @@ struct Binders {
   std::vector<std::pair<std::string, uint32_t>> bound;  // fresh: name -> register
 };
 
-using Labels = std::vector<uint32_t>;  // instructions whose jump target is still to be set
+using Labels = std::vector<uint32_t>;        // instructions whose jump target is still to be set
 constexpr uint32_t kNoReg = UINT32_MAX - 1;  // setup_call: no preferred register
 
 // Once a Proto's code is whole: last reads become moves, then each end of a
@@ -156,11 +156,17 @@ void plan_registers(Proto& p) {
 
 // The built-ins computed in place, by global name (two arguments).
 const std::unordered_map<std::string_view, Op>& fast_ops() {
-  static const std::unordered_map<std::string_view, Op> ops = {
-      {"add", Op::ADD},       {"sub", Op::SUB},         {"mul", Op::MUL},
-      {"div", Op::DIV},       {"mod", Op::MOD},         {"less", Op::LESS},
-      {"less_equal", Op::LESSEQ}, {"greater", Op::GREATER}, {"greater_equal", Op::GREATEREQ},
-      {"compare", Op::COMPARE},   {"eq", Op::EQ}};
+  static const std::unordered_map<std::string_view, Op> ops = {{"add", Op::ADD},
+                                                               {"sub", Op::SUB},
+                                                               {"mul", Op::MUL},
+                                                               {"div", Op::DIV},
+                                                               {"mod", Op::MOD},
+                                                               {"less", Op::LESS},
+                                                               {"less_equal", Op::LESSEQ},
+                                                               {"greater", Op::GREATER},
+                                                               {"greater_equal", Op::GREATEREQ},
+                                                               {"compare", Op::COMPARE},
+                                                               {"eq", Op::EQ}};
   return ops;
 }
 
@@ -530,8 +536,8 @@ bool Compiler::fold(const ast::Expr& e, Value& out) {
   for (const auto& x : e.elements)
     if (x->kind != ast::ExprKind::Const &&
         !(x->kind == ast::ExprKind::Tuple && std::all_of(x->elements.begin(), x->elements.end(), [](const auto& y) {
-          return y->kind == ast::ExprKind::Const;
-        })))
+            return y->kind == ast::ExprKind::Const;
+          })))
       return false;
   Value acc;
   for (size_t i = e.elements.size(); i-- > 0;) {
@@ -791,8 +797,10 @@ bool Compiler::comparison_test(Fn& fn, const ast::Pattern& side, const ast::Patt
       e.argument->kind != ast::ExprKind::Tuple || e.argument->elements.size() != 2)
     return false;
   if (resolve(fn, e.callee->name).kind != Resolved::Kind::Global) return false;
-  static const std::unordered_map<std::string_view, Op> kTests = {
-      {"less", Op::JNLESS}, {"less_equal", Op::JNLESSEQ}, {"greater", Op::JNGREATER}, {"greater_equal", Op::JNGREATEREQ}};
+  static const std::unordered_map<std::string_view, Op> kTests = {{"less", Op::JNLESS},
+                                                                  {"less_equal", Op::JNLESSEQ},
+                                                                  {"greater", Op::JNGREATER},
+                                                                  {"greater_equal", Op::JNGREATEREQ}};
   auto it = kTests.find(e.callee->name);
   if (it == kTests.end()) return false;
   Value now = rt_.globals().get(rt_.globals().slot(e.callee->name));
@@ -1528,8 +1536,9 @@ LambdaCode* Compiler::lambda(Fn& parent, const ast::Pattern& param, const ast::E
   fn.top_level = false;
   code->proto.file = &source_->name;
   code->proto.library = source_->library;
-  code->proto.arity =
-      param.kind == ast::PatternKind::Tuple && param.elements.size() <= kMaxSpread ? uint32_t(param.elements.size()) : 1;
+  code->proto.arity = param.kind == ast::PatternKind::Tuple && param.elements.size() <= kMaxSpread
+                          ? uint32_t(param.elements.size())
+                          : 1;
   fn.code = code;
   entry(fn, param, body, Mode::Value, code->proto.entry_value);
   entry(fn, param, body, Mode::Stmt, code->proto.entry_stmt);
