@@ -707,6 +707,13 @@ ast::Loc loc_at_offset(std::string_view s, std::size_t offset) {
 }  // namespace
 
 ParseResult parse_program(ast::SourcePtr source) {
+  std::vector<ast::StmtPtr> stmts;
+  ParseResult result = parse_program_each(source, [&](ast::StmtPtr s) { stmts.push_back(std::move(s)); });
+  if (result.program) result.program->stmts = std::move(stmts);
+  return result;
+}
+
+ParseResult parse_program_each(ast::SourcePtr source, const std::function<void(ast::StmtPtr)>& each) {
   ParseResult result;
   const std::string& text = source->text;
   if (std::size_t bad = invalid_utf8_at(text); bad != std::string_view::npos) {
@@ -719,14 +726,16 @@ ParseResult parse_program(ast::SourcePtr source) {
     st.text = text;
     pegtl::memory_input<pegtl::tracking_mode::eager, pegtl::eol::lf_crlf, std::string_view> in(text.data(), text.size(),
                                                                                                source->name);
-    auto root = pegtl::parse_tree::parse<g::program, selector, action, control>(in, st);
+    // g::program, one statement at a time: its tree is converted and freed
+    // before the next is read, so a big script's whole parse tree never
+    // exists at once.
     ast::Program program;
     program.source = source;
-    if (root) {
-      converter conv;
-      program.stmts.reserve(root->children.size());
-      for (auto& child : root->children) program.stmts.push_back(conv.stmt(*take(child), 0));
-    }
+    converter conv;
+    (void)pegtl::parse_tree::parse<g::program_start, selector, action, control>(in, st);
+    while (auto root = pegtl::parse_tree::parse<g::program_next, selector, action, control>(in, st))
+      for (auto& child : root->children) each(conv.stmt(*take(child), 0));
+    (void)pegtl::parse_tree::parse<g::program_rest, selector, action, control>(in, st);
     result.program = std::move(program);
   } catch (const syntax_error& e) {
     result.error = e.diag;

@@ -1,8 +1,9 @@
 // The Humus parser: source text in, ast::Program or one Diagnostic out.
 //
-// parse_program runs the PEGTL grammar of grammar.hpp to a parse tree and
-// converts that tree to the ast:: structures in a second pass, so no AST is
-// built by actions that might be undone by backtracking.  Before parsing, the
+// parse_program runs the PEGTL grammar of grammar.hpp to a parse tree, one
+// top-level statement at a time, and converts each statement's tree to the
+// ast:: structures in a second pass, so no AST is built by actions that
+// might be undone by backtracking.  Before parsing, the
 // text is checked to be valid UTF-8.  The first syntax error stops the parse;
 // its message says what was expected and, for brackets and block keywords,
 // where the construct was opened.  An error at the end of the input (an
@@ -16,6 +17,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -45,5 +47,10 @@ struct ParseResult {
 inline constexpr std::size_t max_nesting_depth = 200;
 
 ParseResult parse_program(ast::SourcePtr source);
+// The same, handing each top-level statement to `each` as soon as it is
+// parsed (in order) instead of keeping it in the program: a caller that
+// compiles and frees each one never holds the whole tree. On a syntax error
+// the statements before it have been handed over already.
+ParseResult parse_program_each(ast::SourcePtr source, const std::function<void(ast::StmtPtr)>& each);
 
 }  // namespace humus::parse

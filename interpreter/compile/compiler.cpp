@@ -172,8 +172,8 @@ const std::unordered_map<std::string_view, Op>& fast_ops() {
 
 class Compiler {
  public:
-  Compiler(const ast::Program& program, rt::Runtime& rt, CodeArena& arena)
-      : source_(program.source), rt_(rt), arena_(arena) {}
+  Compiler(ast::SourcePtr source, rt::Runtime& rt, CodeArena& arena)
+      : source_(std::move(source)), rt_(rt), arena_(arena) {}
 
   std::unique_ptr<TopStmt> top(const ast::Stmt& s);
   // Forgets the statement's syntax nodes (the maps below are keyed by their
@@ -236,12 +236,29 @@ class Compiler {
     warn_rebinding(fn, *condition.lhs);
     warn_rebinding(fn, *condition.rhs);
   }
-  // A call of a global function of this unit with a tuple of the wrong size.
+  // A call of a global function of this unit with a tuple of the wrong size:
+  // noted here, judged by finish_arity() once every statement is compiled
+  // (the DEF may come below the call).
   void warn_arity(const Fn& fn, const ast::Expr& call);
+  struct PendingArity {
+    uint32_t name;   // in arity_names_
+    uint32_t given;  // elements of the call's tuple
+    ast::Loc loc;
+    size_t at;  // warnings.size() when noted: where its warning goes
+  };
+  std::vector<PendingArity> pending_arity_;
+  std::unordered_map<std::string, uint32_t> arity_ids_;
+  std::vector<const std::string*> arity_names_;
+  // Top-level definitions seen: name -> how many; `DEF f(a, b, c)`'s arity.
+  std::unordered_map<std::string, int> defined_;
+  std::unordered_map<std::string, size_t> def_arity_;
 
  public:
-  // Top-level `DEF f(a, b, c)` of the unit, defined once: name -> number of parameters.
-  std::unordered_map<std::string, size_t> arities;
+  // What statement `s` defines at top level (before it is compiled).
+  void note_definitions(const ast::Stmt& s);
+  // The arity warnings, now that every top-level definition is known, in
+  // the places they would have had.
+  void finish_arity();
 
  private:
   void load(Fn& fn, const std::string& name, uint32_t dst, ast::Loc l);
@@ -438,17 +455,54 @@ void Compiler::warn_rebinding(const Fn& fn, const ast::Pattern& p) {
 void Compiler::warn_arity(const Fn& fn, const ast::Expr& e) {
   if (!e.callee || e.callee->kind != ast::ExprKind::Var || !e.argument) return;
   if (e.argument->kind != ast::ExprKind::Tuple) return;
-  auto it = arities.find(e.callee->name);
-  if (it == arities.end() || bound_locally(fn, e.callee->name)) return;
-  const size_t given = e.argument->elements.size(), wanted = it->second;
-  if (given == wanted) return;
-  warn(e.loc,
-       "'" + e.callee->name + "' takes " + std::to_string(wanted) + " arguments, but this call gives " +
-           std::to_string(given) +
-           (given < wanted ? "; the call will not match its parameters and gives ?"
-                           : "; the last parameter will get a tuple of the rest") +
-           " [--no-warn=arity]",
-       "arity");
+  if (bound_locally(fn, e.callee->name)) return;
+  auto [it, fresh] = arity_ids_.emplace(e.callee->name, uint32_t(arity_names_.size()));
+  if (fresh) arity_names_.push_back(&it->first);
+  pending_arity_.push_back({it->second, uint32_t(e.argument->elements.size()), e.loc, warnings.size()});
+}
+
+void Compiler::note_definitions(const ast::Stmt& s) {
+  if (s.kind == ast::StmtKind::Create) ++defined_[s.name];
+  if (s.kind != ast::StmtKind::Let || !s.equation) return;
+  const ast::Equation& eq = *s.equation;
+  if (eq.kind == ast::Equation::Kind::FunctionDef) {
+    if (++defined_[eq.name] == 1 && eq.param->kind == ast::PatternKind::Tuple)
+      def_arity_[eq.name] = eq.param->elements.size();
+  } else if (eq.lhs) {
+    for (const auto& [name, loc] : pattern_binders(*eq.lhs)) ++defined_[name];
+  }
+}
+
+void Compiler::finish_arity() {
+  std::vector<CompileWarning> out;
+  out.reserve(warnings.size());
+  size_t next = 0;  // in pending_arity_, which is in the order noted (`at` ascending)
+  auto place = [&](size_t upto) {
+    for (; next < pending_arity_.size() && pending_arity_[next].at <= upto; ++next) {
+      const PendingArity& p = pending_arity_[next];
+      const std::string& name = *arity_names_[p.name];
+      auto it = def_arity_.find(name);
+      if (it == def_arity_.end() || defined_[name] != 1) continue;  // not a function of this unit, or defined twice
+      const size_t given = p.given, wanted = it->second;
+      if (given == wanted) continue;
+      std::string message = "'" + name + "' takes " + std::to_string(wanted) + " arguments, but this call gives " +
+                            std::to_string(given) +
+                            (given < wanted ? "; the call will not match its parameters and gives ?"
+                                            : "; the last parameter will get a tuple of the rest") +
+                            " [--no-warn=arity]";
+      bool seen = false;
+      for (const auto& w : out)
+        seen |= w.loc.line == p.loc.line && w.loc.column == p.loc.column && w.message == message;
+      if (!seen) out.push_back({p.loc, std::move(message), "arity"});
+    }
+  };
+  for (size_t i = 0; i < warnings.size(); ++i) {
+    place(i);
+    out.push_back(std::move(warnings[i]));
+  }
+  place(SIZE_MAX);
+  warnings = std::move(out);
+  pending_arity_.clear();
 }
 
 // Where a captured name comes from in `fn`, the frame that makes the closure.
@@ -1753,38 +1807,48 @@ std::unique_ptr<TopStmt> Compiler::top(const ast::Stmt& s) {
 
 }  // namespace
 
-std::unique_ptr<CompiledUnit> compile_program(ast::Program& program, rt::Runtime& rt, CodeArena& arena) {
-  arena.keep(program.source);
-  auto unit = std::make_unique<CompiledUnit>();
-  unit->source = program.source;
-  unit->stmts.reserve(program.stmts.size());
-  Compiler c(program, rt, arena);
-  // Known before any statement compiles: a call may come above the DEF.
-  std::unordered_map<std::string, int> defined;
-  for (const auto& s : program.stmts) {
-    if (s->kind == ast::StmtKind::Create) ++defined[s->name];
-    if (s->kind != ast::StmtKind::Let || !s->equation) continue;
-    const ast::Equation& eq = *s->equation;
-    if (eq.kind == ast::Equation::Kind::FunctionDef) {
-      if (++defined[eq.name] == 1 && eq.param->kind == ast::PatternKind::Tuple)
-        c.arities[eq.name] = eq.param->elements.size();
-    } else if (eq.lhs) {
-      for (const auto& [name, loc] : pattern_binders(*eq.lhs)) ++defined[name];
-    }
+struct UnitCompiler::Impl {
+  Impl(ast::SourcePtr source, rt::Runtime& rt, CodeArena& arena) : c(source, rt, arena) {
+    arena.keep(source);
+    unit = std::make_unique<CompiledUnit>();
+    unit->source = std::move(source);
   }
-  for (const auto& [name, n] : defined)
-    if (n > 1) c.arities.erase(name);
-  for (auto& s : program.stmts) {
-    unit->stmts.push_back(c.top(*s));
-    // A statement's syntax tree is not needed once it is compiled: freeing
-    // it as we go keeps a big script's tree and code from peaking together.
-    c.end_statement();
-    s.reset();
-  }
+  Compiler c;
+  std::unique_ptr<CompiledUnit> unit;
+};
+
+UnitCompiler::UnitCompiler(ast::SourcePtr source, rt::Runtime& rt, CodeArena& arena)
+    : impl_(std::make_unique<Impl>(std::move(source), rt, arena)) {}
+UnitCompiler::~UnitCompiler() = default;
+
+void UnitCompiler::add(const ast::Stmt& s) {
+  impl_->c.note_definitions(s);
+  auto t = impl_->c.top(s);
+  // The maps keyed by this statement's nodes must go before it does (the
+  // next statement's nodes may reuse their addresses).
+  impl_->c.end_statement();
+  impl_->unit->stmts.push_back(std::move(t));
+}
+
+std::unique_ptr<CompiledUnit> UnitCompiler::finish() {
+  Compiler& c = impl_->c;
+  c.finish_arity();
+  auto unit = std::move(impl_->unit);
   unit->warnings = std::move(c.warnings);
   unit->global_reads = std::move(c.global_reads);
   unit->global_defs = std::move(c.global_defs);
   return unit;
+}
+
+std::unique_ptr<CompiledUnit> compile_program(ast::Program& program, rt::Runtime& rt, CodeArena& arena) {
+  UnitCompiler uc(program.source, rt, arena);
+  for (auto& s : program.stmts) {
+    uc.add(*s);
+    // A statement's syntax tree is not needed once it is compiled: freeing
+    // it as we go keeps a big script's tree and code from peaking together.
+    s.reset();
+  }
+  return uc.finish();
 }
 
 }  // namespace humus::interp

@@ -15,6 +15,25 @@
 
 namespace humus::interp {
 
+// Compiles a unit one top-level statement at a time, as the parser delivers
+// them (so that a big script's syntax trees never all exist at once): add()
+// throws CompileError on the first error; finish() gives the unit, with the
+// warnings that needed every statement (a call above its DEF with the wrong
+// number of arguments).
+class UnitCompiler {
+ public:
+  UnitCompiler(ast::SourcePtr source, rt::Runtime& rt, CodeArena& arena);
+  ~UnitCompiler();
+  UnitCompiler(const UnitCompiler&) = delete;
+  UnitCompiler& operator=(const UnitCompiler&) = delete;
+  void add(const ast::Stmt& s);
+  std::unique_ptr<CompiledUnit> finish();
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
 // Compiles a whole parsed program (all or nothing: throws on the first error).
 // It frees each statement's syntax tree once compiled: `program` is used up.
 std::unique_ptr<CompiledUnit> compile_program(ast::Program& program, rt::Runtime& rt, CodeArena& arena);
