@@ -11,10 +11,6 @@ namespace humus::rt {
 
 namespace {
 
-// Copies of list elements made by outside code, counted so that a
-// collection can tell whether one happened while it read the counts.
-std::atomic<uint64_t> outside_copies{0};
-
 // The values an object holds counted references to. Must match exactly what
 // destroy() (value.cpp) releases: an edge counted here that holds no
 // reference would make a live object look unreferenced.
@@ -66,8 +62,6 @@ constexpr uint32_t kNone = UINT32_MAX;
 constexpr uint32_t kBusy = UINT32_MAX;  // the count given an actor in an event: more than any edges
 
 }  // namespace
-
-void note_outside_copy() { outside_copies.fetch_add(1, std::memory_order_release); }
 
 struct CycleCollector::Tables {
   struct Node {
@@ -170,12 +164,9 @@ class Collection {
   }
 
   CollectResult run() {
-    const uint64_t copies = outside_copies.load(std::memory_order_acquire);
     scan();
-    // The counts were read with acquire loads, so this load comes after all
-    // of them: a copy it does not see was made after them.
-    if (outside_copies.load(std::memory_order_acquire) != copies) return {.raced = true};
     mark_live();
+    if (!garbage_unchanged()) return {.raced = true};
     return free_garbage();
   }
 
@@ -274,6 +265,19 @@ class Collection {
         }
       }
     }
+  }
+
+  // Whether every garbage node's count is still what step 1 read (an
+  // actor's has the collection's own reference more). One that is higher
+  // was copied by outside code since: see cycle_collector.hpp.
+  bool garbage_unchanged() const {
+    for (size_t i = 0; i < t_.nodes.size(); ++i) {
+      const auto& n = t_.nodes[i];
+      if (!n.object || t_.live[i]) continue;
+      const uint32_t now = n.object->refs.load(std::memory_order_acquire);
+      if (now != n.refs + (i < slots_ ? 1 : 0)) return false;
+    }
+    return true;
   }
 
   // Step 4: garbage objects are kept by one more reference while their

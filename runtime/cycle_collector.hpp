@@ -23,10 +23,13 @@
 // statement runs (the runtime pauses its workers for it: see
 // Runtime::collect_cycles). Other threads may copy and drop references
 // meanwhile. Copying a value held from outside keeps it counted throughout;
-// the one move the counts cannot show is a host taking an element out of a
-// list and then dropping the list, between the reads of the two counts: the
-// host's Value API counts such copies (note_outside_copy), and a collection
-// that saw one happen while it read gives up and changes nothing.
+// the one move the reads can miss is a host taking an element out of a list
+// and then dropping the list, between the reads of the two counts (the
+// element read before the copy, the list after the drop). Whatever the host
+// took is then garbage by the counts but held by the host, with a count one
+// higher than was read: before clearing anything, a collection reads the
+// garbage's counts again, and if one changed it gives up and changes
+// nothing. (An element the host took and let go again was not needed.)
 #pragma once
 
 #include <cstdint>
@@ -38,14 +41,10 @@
 namespace humus::rt {
 
 struct CollectResult {
-  bool raced = false;             // an outside copy happened while it read: nothing was done
+  bool raced = false;             // a garbage count changed while it looked: nothing was done
   uint64_t actors_collected = 0;  // actors freed
   uint64_t actors_seen = 0;       // live actors it looked at
 };
-
-// Called by code outside events (the embedding's Value API) after it copies
-// an element out of a list or tuple it holds.
-void note_outside_copy();
 
 // The collector, with the tables it keeps between collections: filling
 // fresh pages cost as much as a third of a collection. Tables much larger

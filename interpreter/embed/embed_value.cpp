@@ -6,7 +6,6 @@
 #include <ostream>
 
 #include "humus/value.hpp"
-#include "runtime/cycle_collector.hpp"
 #include "runtime/equality.hpp"
 #include "runtime/integer.hpp"
 #include "runtime/print.hpp"
@@ -65,9 +64,8 @@ Value Value::from_raw_bits(uint64_t bits) {
   static_assert(kUndefinedBits == 0x32);
   Value v;
   rt::Value src = rt::Value::from_immortal_bits(bits);
-  rt::Value copy(src);                            // +1 (no-op for immortal objects and immediates)
-  src.leak_bits();                                // `src` borrowed; it must not drop
-  if (copy.is_object()) rt::note_outside_copy();  // the cycle collector must know (cycle_collector.hpp)
+  rt::Value copy(src);  // +1 (no-op for immortal objects and immediates)
+  src.leak_bits();      // `src` borrowed; it must not drop
   v.bits_ = copy.leak_bits();
   return v;
 }
