@@ -482,7 +482,7 @@ void Compiler::finish_arity() {
       const PendingArity& p = pending_arity_[next];
       const std::string& name = *arity_names_[p.name];
       auto it = def_arity_.find(name);
-      if (it == def_arity_.end() || defined_[name] != 1) continue;  // not a function of this unit, or defined twice
+      if (it == def_arity_.end() || defined_.at(name) != 1) continue;  // not a function of this unit, or defined twice
       const size_t given = p.given, wanted = it->second;
       if (given == wanted) continue;
       std::string message = "'" + name + "' takes " + std::to_string(wanted) + " arguments, but this call gives " +
