@@ -28,8 +28,14 @@ void reg_effects(const Proto& p, uint32_t i, RegEffects& e) {
       e.writes = {a};
       if ((in.x & 1) && b != a) e.empties = {b};
       break;
-    case Op::LOADK: case Op::GETCAP: case Op::GETGLOBAL: case Op::SELFFN: case Op::SIBLING: case Op::SELF:
-    case Op::NOW: case Op::NEWACTOR:
+    case Op::LOADK:
+    case Op::GETCAP:
+    case Op::GETGLOBAL:
+    case Op::SELFFN:
+    case Op::SIBLING:
+    case Op::SELF:
+    case Op::NOW:
+    case Op::NEWACTOR:
       e.writes = {a};
       break;
     case Op::CLOSURE:
@@ -66,13 +72,23 @@ void reg_effects(const Proto& p, uint32_t i, RegEffects& e) {
     case Op::SETBEH:
       e.reads = {a, b};
       break;
-    case Op::ADD: case Op::SUB: case Op::MUL: case Op::DIV: case Op::MOD: case Op::LESS: case Op::LESSEQ:
-    case Op::GREATER: case Op::GREATEREQ: case Op::COMPARE: case Op::EQ:
+    case Op::ADD:
+    case Op::SUB:
+    case Op::MUL:
+    case Op::DIV:
+    case Op::MOD:
+    case Op::LESS:
+    case Op::LESSEQ:
+    case Op::GREATER:
+    case Op::GREATEREQ:
+    case Op::COMPARE:
+    case Op::EQ:
       e.reads = {b};
       if (!(in.x & 1)) e.reads.push_back(c);
       e.writes = {a};
       break;
-    case Op::ADDI: case Op::SUBI:
+    case Op::ADDI:
+    case Op::SUBI:
       e.reads = {b};
       e.writes = {a};
       break;
@@ -80,7 +96,11 @@ void reg_effects(const Proto& p, uint32_t i, RegEffects& e) {
       e.jumps = {jump_target(p, i)};
       e.falls_through = false;
       break;
-    case Op::JNWORD: case Op::JNEQK: case Op::JNPAIR: case Op::JNTAG: case Op::JNSELF:
+    case Op::JNWORD:
+    case Op::JNEQK:
+    case Op::JNPAIR:
+    case Op::JNTAG:
+    case Op::JNSELF:
       e.reads = {a};
       e.jumps = {jump_target(p, i)};
       break;
@@ -88,7 +108,10 @@ void reg_effects(const Proto& p, uint32_t i, RegEffects& e) {
       e.reads = {a, b};
       e.jumps = {jump_target(p, i)};
       break;
-    case Op::JNLESS: case Op::JNLESSEQ: case Op::JNGREATER: case Op::JNGREATEREQ:
+    case Op::JNLESS:
+    case Op::JNLESSEQ:
+    case Op::JNGREATER:
+    case Op::JNGREATEREQ:
       e.reads = {a};
       if (!(in.x & 1)) e.reads.push_back(b);
       e.jumps = {jump_target(p, i)};
@@ -110,17 +133,20 @@ void reg_effects(const Proto& p, uint32_t i, RegEffects& e) {
       e.writes = {b, b + 1};
       if ((in.x & 1) && a != b && a != b + 1) e.empties = {a};
       break;
-    case Op::LETFAIL: case Op::THROW:
+    case Op::LETFAIL:
+    case Op::THROW:
       if (in.op == Op::THROW) e.reads = {a};
       e.falls_through = false;
       break;
-    case Op::CALL: case Op::CALLST:  // the callee's frame takes the arguments; a value comes back in R(a)
+    case Op::CALL:
+    case Op::CALLST:  // the callee's frame takes the arguments; a value comes back in R(a)
       if (!(in.op == Op::CALL && c)) e.reads.push_back(a);
       range(e.reads, a + 1, b);
       range(e.empties, a + 1, b);
       e.writes = {a};
       break;
-    case Op::TAILCALL: case Op::TAILCALLST:
+    case Op::TAILCALL:
+    case Op::TAILCALLST:
       if (!(in.op == Op::TAILCALL && c)) e.reads.push_back(a);
       for (uint32_t r = 0; r < b; ++r)  // TAILCALL's x: argument r is parameter r, passed on in place
         e.reads.push_back(in.op == Op::TAILCALL && ((in.x >> r) & 1) ? r : a + 1 + r);
@@ -135,11 +161,15 @@ void reg_effects(const Proto& p, uint32_t i, RegEffects& e) {
     case Op::DROPS:  // data, never reached
       e.falls_through = false;
       break;
-    case Op::RET: case Op::TAILEXEC: case Op::BEHEXEC:
+    case Op::RET:
+    case Op::TAILEXEC:
+    case Op::BEHEXEC:
       e.reads = {a};
       e.falls_through = false;
       break;
-    case Op::RETK: case Op::END: case Op::UNHANDLED:
+    case Op::RETK:
+    case Op::END:
+    case Op::UNHANDLED:
       e.falls_through = false;
       break;
     case Op::EXEC:

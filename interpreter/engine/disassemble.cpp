@@ -28,8 +28,8 @@ const char* op_name(Op op) {
 }
 
 std::string disassemble(const Proto& p) {
-  std::string out = fmt::format("registers {}, arity {}, entries value {} statement {} behavior {}\n", p.nregs,
-                                p.arity, int64_t(p.entry_value == Proto::kNoEntry ? -1 : p.entry_value),
+  std::string out = fmt::format("registers {}, arity {}, entries value {} statement {} behavior {}\n", p.nregs, p.arity,
+                                int64_t(p.entry_value == Proto::kNoEntry ? -1 : p.entry_value),
                                 int64_t(p.entry_stmt == Proto::kNoEntry ? -1 : p.entry_stmt),
                                 int64_t(p.entry_behavior == Proto::kNoEntry ? -1 : p.entry_behavior));
   for (size_t i = 0; i < p.code.size(); ++i) {
@@ -38,9 +38,19 @@ std::string disassemble(const Proto& p) {
                        in.a, in.b, in.c);
     if (in.x) out += fmt::format(" x={}", in.x);
     switch (in.op) {  // jumps: their target
-      case Op::JMP: case Op::JNWORD: case Op::JNEQ: case Op::JNEQK: case Op::JNLESS: case Op::JNLESSEQ:
-      case Op::JNGREATER: case Op::JNGREATEREQ: case Op::JNPAIR: case Op::JNTAG: case Op::JNSELF:
-      case Op::UNPAIRJ: case Op::TAGSWITCH:
+      case Op::JMP:
+      case Op::JNWORD:
+      case Op::JNEQ:
+      case Op::JNEQK:
+      case Op::JNLESS:
+      case Op::JNLESSEQ:
+      case Op::JNGREATER:
+      case Op::JNGREATEREQ:
+      case Op::JNPAIR:
+      case Op::JNTAG:
+      case Op::JNSELF:
+      case Op::UNPAIRJ:
+      case Op::TAGSWITCH:
         out += fmt::format("  -> {}", int64_t(i) + 1 + int16_t(in.c));
         break;
       default:
@@ -61,12 +71,21 @@ std::string disassemble(const CompiledUnit& unit) {
   std::vector<std::pair<std::string, const Proto*>> todo;
   auto reach = [&](const Proto& p) {
     for (const auto& c : p.closures)
-      if (seen.insert(c.code).second) todo.emplace_back("function \\" + rt::SourceLoc(c.code->loc).file_name() + ":" + std::to_string(c.code->loc.line) + ":" + std::to_string(c.code->loc.column), &c.code->proto);
+      if (seen.insert(c.code).second)
+        todo.emplace_back("function \\" + rt::SourceLoc(c.code->loc).file_name() + ":" +
+                              std::to_string(c.code->loc.line) + ":" + std::to_string(c.code->loc.column),
+                          &c.code->proto);
     for (const auto& g : p.groups)
       for (const auto& [code, reg] : g.members)
-        if (seen.insert(code).second) todo.emplace_back("function \\" + code->loc.file_name() + ":" + std::to_string(code->loc.line) + ":" + std::to_string(code->loc.column), &code->proto);
+        if (seen.insert(code).second)
+          todo.emplace_back("function \\" + code->loc.file_name() + ":" + std::to_string(code->loc.line) + ":" +
+                                std::to_string(code->loc.column),
+                            &code->proto);
     for (const auto& b : p.blocks)
-      if (seen.insert(b.code).second) todo.emplace_back("block [" + b.code->loc.file_name() + ":" + std::to_string(b.code->loc.line) + ":" + std::to_string(b.code->loc.column) + "]", &b.code->proto);
+      if (seen.insert(b.code).second)
+        todo.emplace_back("block [" + b.code->loc.file_name() + ":" + std::to_string(b.code->loc.line) + ":" +
+                              std::to_string(b.code->loc.column) + "]",
+                          &b.code->proto);
   };
   for (size_t i = 0; i < unit.stmts.size(); ++i) {
     const TopStmt& t = *unit.stmts[i];

@@ -20,8 +20,8 @@ namespace humus::interp {
 struct TopStmt {
   ast::Loc loc;
   rt::SourceLoc source_loc;
-  Proto proto;       // DEF, LET, CREATE and effects: its statement entry;
-                     // an expression statement: its value entry gives the value
+  Proto proto;  // DEF, LET, CREATE and effects: its statement entry;
+                // an expression statement: its value entry gives the value
   bool is_expr = false;
   std::string import;  // IMPORT "..." (handled by the interpreter)
   bool is_import = false;

@@ -56,7 +56,12 @@ inline constexpr uint32_t kMaxSpread = 8;
 inline constexpr uint16_t kDropAll = 0xFFFF;
 inline bool ends_frame(Op op) {
   switch (op) {
-    case Op::RET: case Op::RETK: case Op::END: case Op::UNHANDLED: case Op::TAILEXEC: case Op::BEHEXEC:
+    case Op::RET:
+    case Op::RETK:
+    case Op::END:
+    case Op::UNHANDLED:
+    case Op::TAILEXEC:
+    case Op::BEHEXEC:
       return true;
     default:
       return false;
@@ -141,8 +146,8 @@ struct Proto {
   std::vector<const LambdaCode*> siblings;
   const std::string* file = nullptr;
   bool library = false;  // compiled from a standard-library module (ast::Source::library)
-  uint32_t nregs = 1;  // registers of a frame (at least one)
-  uint32_t arity = 1;  // values a call passes: 1, or n >= 2 for a tuple parameter of n
+  uint32_t nregs = 1;    // registers of a frame (at least one)
+  uint32_t arity = 1;    // values a call passes: 1, or n >= 2 for a tuple parameter of n
   uint32_t entry_value = kNoEntry, entry_stmt = kNoEntry, entry_behavior = kNoEntry;
 
   rt::SourceLoc loc(const Instr* at) const {

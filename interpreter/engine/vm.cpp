@@ -297,12 +297,23 @@ Value call_foreign(const Value& fn, Value* args, uint32_t n, rt::Context& cx, co
 struct Builtins {
   const rt::Native* by_op[256] = {};
   Builtins() {
-    static const std::pair<Op, const char*> kNames[] = {
-        {Op::ADD, "add"},           {Op::SUB, "sub"},          {Op::MUL, "mul"},           {Op::DIV, "div"},
-        {Op::MOD, "mod"},           {Op::LESS, "less"},        {Op::LESSEQ, "less_equal"}, {Op::GREATER, "greater"},
-        {Op::GREATEREQ, "greater_equal"}, {Op::COMPARE, "compare"}, {Op::EQ, "eq"},         {Op::ADDI, "add"},
-        {Op::SUBI, "sub"},          {Op::JNLESS, "less"},      {Op::JNLESSEQ, "less_equal"},
-        {Op::JNGREATER, "greater"}, {Op::JNGREATEREQ, "greater_equal"}};
+    static const std::pair<Op, const char*> kNames[] = {{Op::ADD, "add"},
+                                                        {Op::SUB, "sub"},
+                                                        {Op::MUL, "mul"},
+                                                        {Op::DIV, "div"},
+                                                        {Op::MOD, "mod"},
+                                                        {Op::LESS, "less"},
+                                                        {Op::LESSEQ, "less_equal"},
+                                                        {Op::GREATER, "greater"},
+                                                        {Op::GREATEREQ, "greater_equal"},
+                                                        {Op::COMPARE, "compare"},
+                                                        {Op::EQ, "eq"},
+                                                        {Op::ADDI, "add"},
+                                                        {Op::SUBI, "sub"},
+                                                        {Op::JNLESS, "less"},
+                                                        {Op::JNLESSEQ, "less_equal"},
+                                                        {Op::JNGREATER, "greater"},
+                                                        {Op::JNGREATEREQ, "greater_equal"}};
     for (auto [op, name] : kNames)
       for (const rt::Native* n : rt::builtin_functions())
         if (std::string_view(n->name) == name) by_op[size_t(op)] = n;
@@ -597,23 +608,23 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
   uint32_t drops = kDropAll;  // the drop bound do_tailexec releases
 
 // The running frame changed (a call, a return, a tail call): reload it.
-#define RELOAD()                     \
-  do {                               \
-    ci = &vm.calls.back();           \
-    P = ci->proto;                   \
-    R = vm.stack + ci->base;         \
-    K = P->consts.data();            \
+#define RELOAD()             \
+  do {                       \
+    ci = &vm.calls.back();   \
+    P = ci->proto;           \
+    R = vm.stack + ci->base; \
+    K = P->consts.data();    \
   } while (0)
 #define LOC() P->loc(pc - 1)
 #define CHECK_EMPTY() check_empty_stack(vm)
 #define JUMP(offset) (pc += int16_t(offset))  // jumps are relative to the next instruction
 #define INTACT() intact.load(std::memory_order_relaxed)
-#define SAFE_POINT()                                  \
-  do {                                                \
-    if (--vm.ticks == 0) [[unlikely]] {               \
-      vm.ticks = kSafePointTicks;                     \
-      safe_point(cx, LOC());                          \
-    }                                                 \
+#define SAFE_POINT()                    \
+  do {                                  \
+    if (--vm.ticks == 0) [[unlikely]] { \
+      vm.ticks = kSafePointTicks;       \
+      safe_point(cx, LOC());            \
+    }                                   \
   } while (0)
 
 #if HUMUS_THREADED
@@ -622,9 +633,9 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
 #include "interpreter/engine/opcodes.hpp"
 #undef OP
   };
-#define NEXT()                                 \
-  do {                                         \
-    ins = *pc++;                               \
+#define NEXT()                                  \
+  do {                                          \
+    ins = *pc++;                                \
     goto* kLabels[static_cast<size_t>(ins.op)]; \
   } while (0)
 #define CASE(name) L_##name:
@@ -639,22 +650,22 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
 
   // Pushes a frame for `proto` whose registers start at R(a+1), entered at
   // `entry`; this frame goes on after the call when the callee ends.
-#define PUSH(proto_, entry_, kind_, has_site_, site_, loc_)                                 \
-  do {                                                                                   \
-    SAFE_POINT();                                                                        \
-    const uint32_t nb = ci->base + ins.a + 1;                                            \
-    ci->pc = pc;                                                                         \
-    if (!vm.room_for_call(size_t(nb) + (proto_)->nregs)) [[unlikely]]                    \
-      too_deep(loc_);                                                                    \
-    ci = vm.calls.push_call((proto_), nb, (kind_));                                      \
-    if (has_site_) {                                                                     \
-      ci->has_site = true;                                                               \
-      ci->site = (site_);                                                                \
-    }                                                                                    \
-    P = (proto_);                                                                        \
-    R = vm.stack + nb;                                                                   \
-    K = P->consts.data();                                                                \
-    pc = P->code.data() + (entry_);                                                      \
+#define PUSH(proto_, entry_, kind_, has_site_, site_, loc_)           \
+  do {                                                                \
+    SAFE_POINT();                                                     \
+    const uint32_t nb = ci->base + ins.a + 1;                         \
+    ci->pc = pc;                                                      \
+    if (!vm.room_for_call(size_t(nb) + (proto_)->nregs)) [[unlikely]] \
+      too_deep(loc_);                                                 \
+    ci = vm.calls.push_call((proto_), nb, (kind_));                   \
+    if (has_site_) {                                                  \
+      ci->has_site = true;                                            \
+      ci->site = (site_);                                             \
+    }                                                                 \
+    P = (proto_);                                                     \
+    R = vm.stack + nb;                                                \
+    K = P->consts.data();                                             \
+    pc = P->code.data() + (entry_);                                   \
   } while (0)
 
   // ---------------------------------------------------- loads and values
@@ -743,37 +754,37 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
 // built-in's global bound to something else, in a function of its own.
 #define SMALL(w) (int64_t(w) >> 1)
 #define WORD(n) ((uint64_t(n) << 1) | 1)
-#define OPERANDS()                                                    \
-  const uint64_t x = R[ins.b].bits();                                 \
-  const uint64_t y = ((ins.x & 1) ? K[ins.c] : R[ins.c]).bits();      \
+#define OPERANDS()                                               \
+  const uint64_t x = R[ins.b].bits();                            \
+  const uint64_t y = ((ins.x & 1) ? K[ins.c] : R[ins.c]).bits(); \
   const bool fast = (x & y & 1) && INTACT()
-#define BUILTIN_SLOW(name)                                                             \
-  do {                                                                                 \
+#define BUILTIN_SLOW(name)                                                                                        \
+  do {                                                                                                            \
     slow_to(vm, ins.a, builtin_slow(Op::name, R[ins.b], (ins.x & 1) ? K[ins.c] : R[ins.c], INTACT(), cx, LOC())); \
-    RELOAD();                                                                          \
+    RELOAD();                                                                                                     \
   } while (0)
-#define ARITH(name, expr)                                     \
-  CASE(name) {                                                \
-    OPERANDS();                                               \
-    if (fast) [[likely]] {                                    \
-      const int64_t r = expr;                                 \
-      if (Value::fits_small(r)) [[likely]] {                  \
-        R[ins.a].put_bits(WORD(r));                           \
-        NEXT();                                               \
-      }                                                       \
-    }                                                         \
-    BUILTIN_SLOW(name);                                       \
-    NEXT();                                                   \
+#define ARITH(name, expr)                    \
+  CASE(name) {                               \
+    OPERANDS();                              \
+    if (fast) [[likely]] {                   \
+      const int64_t r = expr;                \
+      if (Value::fits_small(r)) [[likely]] { \
+        R[ins.a].put_bits(WORD(r));          \
+        NEXT();                              \
+      }                                      \
+    }                                        \
+    BUILTIN_SLOW(name);                      \
+    NEXT();                                  \
   }
-#define TEST(name, expr)                                                          \
-  CASE(name) {                                                                    \
-    OPERANDS();                                                                   \
-    if (fast) [[likely]] {                                                        \
+#define TEST(name, expr)                                                           \
+  CASE(name) {                                                                     \
+    OPERANDS();                                                                    \
+    if (fast) [[likely]] {                                                         \
       R[ins.a].put_bits((expr) ? Value::truth().bits() : Value::falsity().bits()); \
-      NEXT();                                                                     \
-    }                                                                             \
-    BUILTIN_SLOW(name);                                                           \
-    NEXT();                                                                       \
+      NEXT();                                                                      \
+    }                                                                              \
+    BUILTIN_SLOW(name);                                                            \
+    NEXT();                                                                        \
   }
   ARITH(ADD, SMALL(x) + SMALL(y))
   ARITH(SUB, SMALL(x) - SMALL(y))
@@ -881,18 +892,19 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
     if (!equal_values(R[ins.a], K[ins.b])) JUMP(ins.c);
     NEXT();
   }
-#define JCOMPARE(name, test)                                                       \
-  CASE(name) {                                                                     \
-    const uint64_t x = R[ins.a].bits();                                            \
-    const uint64_t y = ((ins.x & 1) ? K[ins.b] : R[ins.b]).bits();                 \
-    if ((x & y & 1) && INTACT()) [[likely]] {                                      \
-      if (!(SMALL(x) test SMALL(y))) JUMP(ins.c);                                  \
-    } else {                                                                       \
-      const bool holds = builtin_slow(Op::name, R[ins.a], (ins.x & 1) ? K[ins.b] : R[ins.b], INTACT(), cx, LOC()).is_true(); \
-      RELOAD();                                                                    \
-      if (!holds) JUMP(ins.c);                                                     \
-    }                                                                              \
-    NEXT();                                                                        \
+#define JCOMPARE(name, test)                                                                                  \
+  CASE(name) {                                                                                                \
+    const uint64_t x = R[ins.a].bits();                                                                       \
+    const uint64_t y = ((ins.x & 1) ? K[ins.b] : R[ins.b]).bits();                                            \
+    if ((x & y & 1) && INTACT()) [[likely]] {                                                                 \
+      if (!(SMALL(x) test SMALL(y))) JUMP(ins.c);                                                             \
+    } else {                                                                                                  \
+      const bool holds =                                                                                      \
+          builtin_slow(Op::name, R[ins.a], (ins.x & 1) ? K[ins.b] : R[ins.b], INTACT(), cx, LOC()).is_true(); \
+      RELOAD();                                                                                               \
+      if (!holds) JUMP(ins.c);                                                                                \
+    }                                                                                                         \
+    NEXT();                                                                                                   \
   }
   JCOMPARE(JNLESS, <)
   JCOMPARE(JNLESSEQ, <=)
@@ -1097,8 +1109,7 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
     if (is_humus(fn)) {
       const LambdaCode& code = code_of(fn);
       if (code.factory_for(ins.b) && code.factory_sources.size() <= rt::Effects::kPendingMax) {
-        if (!cx.self)
-          runtime_error(LOC(), "BECOME can only be used inside an actor's behavior, not at top level");
+        if (!cx.self) runtime_error(LOC(), "BECOME can only be used inside an actor's behavior, not at top level");
         rt::Effects& fx = cx.fx;
         if (fx.has_become()) runtime_error(LOC(), "a second BECOME in one message-event");
         code.capture_arguments(*fn.as<rt::Closure>(), R + ins.a + 1, fx.pending);
@@ -1192,41 +1203,39 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
   }
 
 #if !HUMUS_THREADED
-    }  // switch
-  }    // for
+}  // switch
+}  // for
 #endif
 
-  // ------------------------------------------------ shared ends of frames
-do_return:  // a value frame ends with `result`
-  drop_regs(R, 0, P->nregs);
-do_return_dropped:
-  drop_function(R, *ci);
-  if (ci->entry) {
-    vm.calls.pop_back();
-    CHECK_EMPTY();
-    return Outcome::Value;
-  }
-  (R - 1)->put_bits(result.leak_bits());  // the caller's R(a), where the callee was (now empty)
+// ------------------------------------------------ shared ends of frames
+do_return :  // a value frame ends with `result`
+             drop_regs(R, 0, P->nregs);
+do_return_dropped : drop_function(R, *ci);
+if (ci->entry) {
   vm.calls.pop_back();
-  RELOAD();
-  pc = ci->pc;
-  NEXT();
+  CHECK_EMPTY();
+  return Outcome::Value;
+}
+(R - 1)->put_bits(result.leak_bits());  // the caller's R(a), where the callee was (now empty)
+vm.calls.pop_back();
+RELOAD();
+pc = ci->pc;
+NEXT();
 
-do_end:  // statement code ends
-  drop_regs(R, 0, P->nregs);
-do_end_dropped:
-  drop_function(R, *ci);
-  if (ci->entry) {
-    vm.calls.pop_back();
-    CHECK_EMPTY();
-    return Outcome::Done;
-  }
+do_end :  // statement code ends
+          drop_regs(R, 0, P->nregs);
+do_end_dropped : drop_function(R, *ci);
+if (ci->entry) {
   vm.calls.pop_back();
-  RELOAD();
-  pc = ci->pc;
-  NEXT();
+  CHECK_EMPTY();
+  return Outcome::Done;
+}
+vm.calls.pop_back();
+RELOAD();
+pc = ci->pc;
+NEXT();
 
-do_exec:  // run R(a) as a statement, then go on here
+do_exec :  // run R(a) as a statement, then go on here
 {
   const Value& v = R[ins.a];
   if (v.is_block()) {
@@ -1240,7 +1249,7 @@ do_exec:  // run R(a) as a statement, then go on here
   NEXT();
 }
 
-do_tailexec:  // run R(a) as a statement in place of this frame
+do_tailexec :  // run R(a) as a statement in place of this frame
 {
   SAFE_POINT();
   const Value& v = R[ins.a];
