@@ -349,7 +349,7 @@ std::string Interpreter::import_dir(const CompiledUnit& unit) const {
 // effects commit when it succeeds and vanish when it fails.
 Interpreter::Outcome Interpreter::run_stmt(const CompiledUnit& unit, const TopStmt& t,
                                            const std::function<void(const rt::Value&)>& on_value) {
-  if (t.is_import) {
+  if (t.kind == TopStmt::Kind::Import) {
     // Effects already committed by earlier statements stay; the module runs
     // its own statements (each its own transaction) before the next one.
     return import_at(t.import, import_dir(unit), &t.source_loc);
@@ -370,8 +370,10 @@ Interpreter::Outcome Interpreter::run_stmt(const CompiledUnit& unit, const TopSt
   try {
     {
       rt::memory::CapScope capped(runtime_->limit_flag());  // --max-memory holds within the statement, not its commit
-      if (t.is_expr) {
-        rt::Value v = run_top(t.proto, t.proto.entry_value, cx);
+      if (t.kind == TopStmt::Kind::Define) {
+        runtime_->globals().set(t.slot, function_value(*t.function));
+      } else if (t.kind == TopStmt::Kind::Value) {
+        rt::Value v = run_top(*t.proto, t.proto->entry_value, cx);
         if (v.is_block()) {
           run_statement_value(std::move(v), t.source_loc, cx);
         } else if (on_value) {
@@ -381,7 +383,7 @@ Interpreter::Outcome Interpreter::run_stmt(const CompiledUnit& unit, const TopSt
                                    "this statement's value is not a block, so it does nothing: " + describe(v, cx));
         }
       } else {
-        run_top(t.proto, t.proto.entry_stmt, cx);
+        run_top(*t.proto, t.proto->entry_stmt, cx);
       }
     }
     runtime_->end_outside(cx, nullptr, t.source_loc);

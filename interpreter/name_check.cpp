@@ -40,7 +40,7 @@ bool Interpreter::check_names(const CompiledUnit& unit, bool as_errors) {
   for (const auto& [name, value] : runtime_->globals().bound()) defined.insert(name);
   std::vector<std::string> imports;
   for (const auto& t : unit.stmts)
-    if (t->is_import) imports.push_back(t->import);
+    if (t->kind == TopStmt::Kind::Import) imports.push_back(t->import);
   if (!imports.empty()) {
     // The bound IMPORT statements of a script keep to (import_at sets the same).
     if (importing_.empty()) {

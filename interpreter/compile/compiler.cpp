@@ -21,6 +21,7 @@
 #include "interpreter/compile/compiler.hpp"
 
 #include <algorithm>
+#include <cassert>
 #include <functional>
 #include <map>
 #include <set>
@@ -148,10 +149,13 @@ void plan_registers(Proto& p) {
   p.pos.shrink_to_fit();
   p.consts.shrink_to_fit();
   p.globals.shrink_to_fit();
-  p.closures.shrink_to_fit();
-  p.blocks.shrink_to_fit();
-  p.groups.shrink_to_fit();
-  p.switches.shrink_to_fit();
+  if (p.tables) {
+    p.tables->closures.shrink_to_fit();
+    p.tables->blocks.shrink_to_fit();
+    p.tables->groups.shrink_to_fit();
+    p.tables->switches.shrink_to_fit();
+    p.tables->siblings.shrink_to_fit();
+  }
 }
 
 // The built-ins computed in place, by global name (two arguments).
@@ -536,8 +540,8 @@ void Compiler::load(Fn& fn, const std::string& name, uint32_t dst, ast::Loc l) {
       emit(fn, Op::SELFFN, l, dst);
       return;
     case Resolved::Kind::Sibling: {
-      auto [it, fresh] = fn.sibling_index.emplace(r.code, uint32_t(fn.proto->siblings.size()));
-      if (fresh) fn.proto->siblings.push_back(r.code);
+      auto [it, fresh] = fn.sibling_index.emplace(r.code, uint32_t(fn.proto->more().siblings.size()));
+      if (fresh) fn.proto->more().siblings.push_back(r.code);
       emit(fn, Op::SIBLING, l, dst, it->second);
       return;
     }
@@ -1204,8 +1208,8 @@ void Compiler::case_of(Fn& fn, const ast::Expr& e, const std::function<void(cons
   if (run >= 3) {
     // Matching a tagged tuple begins with JNTAG (see match), which the switch
     // has done: it jumps to the instruction after.
-    table = uint32_t(fn.proto->switches.size());
-    fn.proto->switches.emplace_back();
+    table = uint32_t(fn.proto->more().switches.size());
+    fn.proto->more().switches.emplace_back();
     at = emit(fn, Op::TAGSWITCH, e.loc, subj.reg, table);
   }
   std::vector<uint32_t> starts;
@@ -1233,7 +1237,7 @@ void Compiler::case_of(Fn& fn, const ast::Expr& e, const std::function<void(cons
   starts.push_back(here(fn));
   none();
   if (run >= 3) {
-    TagSwitch& sw = fn.proto->switches[table];
+    TagSwitch& sw = fn.proto->more().switches[table];
     for (size_t i = 0; i < run; ++i) {
       Value tag;
       tag_of(*alts[i].pattern, tag);
@@ -1654,8 +1658,8 @@ LambdaCode* Compiler::named(LambdaCode* code, const std::string& name, const ast
 void Compiler::emit_closure(Fn& fn, LambdaCode* code, uint32_t dst, ast::Loc l) {
   std::vector<CaptureSource> sources;
   for (const auto& name : captures_.at(code)->names) sources.push_back(source_for(fn, name));
-  fn.proto->closures.push_back({code, std::move(sources)});
-  emit(fn, Op::CLOSURE, l, dst, uint32_t(fn.proto->closures.size() - 1));
+  fn.proto->more().closures.push_back({code, std::move(sources)});
+  emit(fn, Op::CLOSURE, l, dst, uint32_t(fn.proto->more().closures.size() - 1));
 }
 
 void Compiler::closure(Fn& fn, const ast::Expr& e, uint32_t dst) {
@@ -1696,8 +1700,8 @@ void Compiler::block_value(Fn& fn, const ast::Expr& e, uint32_t dst) {
   }
   std::vector<CaptureSource> sources;
   for (const auto& name : captures_.at(code)->names) sources.push_back(source_for(fn, name));
-  fn.proto->blocks.push_back({code, std::move(sources)});
-  emit(fn, Op::BLOCK, e.loc, dst, uint32_t(fn.proto->blocks.size() - 1));
+  fn.proto->more().blocks.push_back({code, std::move(sources)});
+  emit(fn, Op::BLOCK, e.loc, dst, uint32_t(fn.proto->more().blocks.size() - 1));
 }
 
 // Mutually recursive functions of one block: one capture list for all, so
@@ -1723,8 +1727,8 @@ void Compiler::group(Fn& fn, const std::vector<FunctionBinding>& fbs, const std:
   GroupPlan plan;
   for (size_t k = 0; k < codes.size(); ++k) plan.members.emplace_back(codes[k], regs[k]);
   for (const auto& name : caps->names) plan.sources.push_back(source_for(fn, name));
-  fn.proto->groups.push_back(std::move(plan));
-  emit(fn, Op::GROUP, l, 0, uint32_t(fn.proto->groups.size() - 1));
+  fn.proto->more().groups.push_back(std::move(plan));
+  emit(fn, Op::GROUP, l, 0, uint32_t(fn.proto->more().groups.size() - 1));
 }
 
 // ------------------------------------------------------------ top level
@@ -1735,42 +1739,56 @@ std::unique_ptr<TopStmt> Compiler::top(const ast::Stmt& s) {
   auto t = std::make_unique<TopStmt>();
   t->loc = s.loc;
   t->source_loc = sloc(s.loc);
+  if (s.kind == ast::StmtKind::Import) {
+    t->kind = TopStmt::Kind::Import;
+    t->import = s.name;
+    return t;
+  }
+  t->proto = std::make_unique<Proto>();
+  Proto& proto = *t->proto;
   Fn fn;
-  fn.proto = &t->proto;
+  fn.proto = &proto;
   fn.top_level = true;
-  t->proto.file = &source_->name;
-  t->proto.library = source_->library;
-  t->proto.arity = 0;
+  proto.file = &source_->name;
+  proto.library = source_->library;
+  proto.arity = 0;
   ScopeGuard root(fn);
   blocks_defer_ = s.kind != ast::StmtKind::Expr;
 
   switch (s.kind) {
     case ast::StmtKind::Let: {
-      t->proto.entry_stmt = 0;
+      proto.entry_stmt = 0;
       const ast::Equation& eq = *s.equation;
       if (eq.kind == ast::Equation::Kind::FunctionDef) {
-        // Top-level functions reach themselves through their global (late-bound).
-        const uint32_t r = alloc(fn, 1, eq.loc);
-        emit_closure(fn, named(lambda(fn, *eq.param, *eq.body, eq.loc, {}), eq.name, *eq.body), r, eq.loc);
-        emit(fn, Op::SETGLOBAL, s.loc, r, global_def(fn, eq.name));
-      } else {
-        Labels fails;
-        Binders b;
-        equation(fn, eq, fails, b);
-        if (!fails.empty()) {
-          Labels done{emit(fn, Op::JMP, s.loc)};
-          patch(fn, fails, here(fn));
-          emit(fn, Op::LETFAIL, s.loc);
-          patch(fn, done, here(fn));
-        }
-        for (const auto& [name, reg] : b.bound) emit(fn, Op::SETGLOBAL, s.loc, reg, global_def(fn, name));
+        // Top-level functions reach themselves through their global
+        // (late-bound), and every other name they read outside their own
+        // scopes is global too: they capture nothing, so the statement
+        // needs no code of its own.
+        LambdaCode* code = named(lambda(fn, *eq.param, *eq.body, eq.loc, {}), eq.name, *eq.body);
+        assert(captures_.at(code)->names.empty());
+        global_defs.push_back(eq.name);
+        t->kind = TopStmt::Kind::Define;
+        t->function = code;
+        t->slot = rt_.globals().slot(eq.name);
+        t->proto.reset();
+        return t;
       }
+      Labels fails;
+      Binders b;
+      equation(fn, eq, fails, b);
+      if (!fails.empty()) {
+        Labels done{emit(fn, Op::JMP, s.loc)};
+        patch(fn, fails, here(fn));
+        emit(fn, Op::LETFAIL, s.loc);
+        patch(fn, done, here(fn));
+      }
+      for (const auto& [name, reg] : b.bound) emit(fn, Op::SETGLOBAL, s.loc, reg, global_def(fn, name));
       emit(fn, Op::END, s.loc);
       break;
     }
     case ast::StmtKind::Create: {
       // The actor is visible to its own behavior expression (CREATE x WITH beh(x)).
-      t->proto.entry_stmt = 0;
+      proto.entry_stmt = 0;
       const uint32_t r = alloc(fn, 1, s.loc);
       root.scope.regs[s.name] = r;
       new_actor(fn, s, r);
@@ -1784,24 +1802,20 @@ std::unique_ptr<TopStmt> Compiler::top(const ast::Stmt& s) {
       break;
     }
     case ast::StmtKind::Expr: {
-      t->is_expr = true;
-      t->proto.entry_value = 0;
+      t->kind = TopStmt::Kind::Value;
+      proto.entry_value = 0;
       const uint32_t r = alloc(fn, 1, s.loc);
       expr(fn, *s.value, r);
       emit(fn, Op::RET, s.loc, r);
       break;
     }
-    case ast::StmtKind::Import:
-      t->is_import = true;
-      t->import = s.name;
-      break;
     default:
-      t->proto.entry_stmt = 0;
+      proto.entry_stmt = 0;
       effect(fn, s, false);
       emit(fn, Op::END, s.loc);
       break;
   }
-  plan_registers(t->proto);
+  plan_registers(proto);
   return t;
 }
 

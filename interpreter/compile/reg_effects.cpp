@@ -39,16 +39,16 @@ void reg_effects(const Proto& p, uint32_t i, RegEffects& e) {
       e.writes = {a};
       break;
     case Op::CLOSURE:
-      sources(p.closures[b].sources, e.reads);
+      sources(p.tables->closures[b].sources, e.reads);
       e.writes = {a};
       break;
     case Op::BLOCK:
-      sources(p.blocks[b].sources, e.reads);
+      sources(p.tables->blocks[b].sources, e.reads);
       e.writes = {a};
       break;
     case Op::GROUP:
-      sources(p.groups[b].sources, e.reads);
-      for (const auto& [code, reg] : p.groups[b].members) e.writes.push_back(reg);
+      sources(p.tables->groups[b].sources, e.reads);
+      for (const auto& [code, reg] : p.tables->groups[b].members) e.writes.push_back(reg);
       break;
     case Op::SETGLOBAL:
       e.reads = {a};
@@ -119,7 +119,7 @@ void reg_effects(const Proto& p, uint32_t i, RegEffects& e) {
     case Op::TAGSWITCH: {
       e.reads = {a};
       e.jumps = {jump_target(p, i)};  // not a pair
-      const TagSwitch& s = p.switches[b];
+      const TagSwitch& s = p.tables->switches[b];
       for (const auto& [tag, at] : s.cases) e.jumps.push_back(at);
       e.jumps.push_back(s.otherwise);
       e.falls_through = false;

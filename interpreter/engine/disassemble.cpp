@@ -70,18 +70,19 @@ std::string disassemble(const CompiledUnit& unit) {
   std::set<const void*> seen;
   std::vector<std::pair<std::string, const Proto*>> todo;
   auto reach = [&](const Proto& p) {
-    for (const auto& c : p.closures)
+    if (!p.tables) return;
+    for (const auto& c : p.tables->closures)
       if (seen.insert(c.code).second)
         todo.emplace_back("function \\" + rt::SourceLoc(c.code->loc).file_name() + ":" +
                               std::to_string(c.code->loc.line) + ":" + std::to_string(c.code->loc.column),
                           &c.code->proto);
-    for (const auto& g : p.groups)
+    for (const auto& g : p.tables->groups)
       for (const auto& [code, reg] : g.members)
         if (seen.insert(code).second)
           todo.emplace_back("function \\" + code->loc.file_name() + ":" + std::to_string(code->loc.line) + ":" +
                                 std::to_string(code->loc.column),
                             &code->proto);
-    for (const auto& b : p.blocks)
+    for (const auto& b : p.tables->blocks)
       if (seen.insert(b.code).second)
         todo.emplace_back("block [" + b.code->loc.file_name() + ":" + std::to_string(b.code->loc.line) + ":" +
                               std::to_string(b.code->loc.column) + "]",
@@ -89,9 +90,18 @@ std::string disassemble(const CompiledUnit& unit) {
   };
   for (size_t i = 0; i < unit.stmts.size(); ++i) {
     const TopStmt& t = *unit.stmts[i];
-    if (t.is_import) continue;
-    out += fmt::format("== statement {}:{}\n", t.loc.line, t.loc.column) + disassemble(t.proto);
-    reach(t.proto);
+    if (t.kind == TopStmt::Kind::Import) continue;
+    out += fmt::format("== statement {}:{}\n", t.loc.line, t.loc.column);
+    if (t.kind == TopStmt::Kind::Define) {
+      // No code of its own: the function is made and bound as it is.
+      const LambdaCode& f = *t.function;
+      const std::string name = fmt::format("function \\{}:{}:{}", f.loc.file_name(), f.loc.line, f.loc.column);
+      out += fmt::format("  define {} = {}\n", f.name, name);
+      if (seen.insert(&f).second) todo.emplace_back(name, &f.proto);
+    } else {
+      out += disassemble(*t.proto);
+      reach(*t.proto);
+    }
     while (!todo.empty()) {
       auto [name, p] = todo.front();
       todo.erase(todo.begin());

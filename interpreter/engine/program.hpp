@@ -17,14 +17,23 @@
 
 namespace humus::interp {
 
+// A top-level statement. Most have code of their own; a top-level `DEF f(x)
+// AS ...` has none (its function captures nothing), so that a script of
+// many small definitions keeps little beyond the functions themselves.
 struct TopStmt {
+  enum class Kind : uint8_t {
+    Run,     // LET, CREATE and effects: `proto`'s statement entry
+    Value,   // an expression statement: `proto`'s value entry gives the value
+    Define,  // DEF f(x) AS ...: `function`'s closure becomes global `slot`
+    Import,  // IMPORT "..." (handled by the interpreter)
+  };
+  Kind kind = Kind::Run;
   ast::Loc loc;
   rt::SourceLoc source_loc;
-  Proto proto;  // DEF, LET, CREATE and effects: its statement entry;
-                // an expression statement: its value entry gives the value
-  bool is_expr = false;
-  std::string import;  // IMPORT "..." (handled by the interpreter)
-  bool is_import = false;
+  std::unique_ptr<Proto> proto;          // Run, Value
+  const LambdaCode* function = nullptr;  // Define
+  uint32_t slot = 0;                     // Define
+  std::string import;                    // Import
 };
 
 struct CompileWarning {

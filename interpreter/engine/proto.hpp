@@ -139,11 +139,21 @@ struct Proto {
   std::vector<std::pair<uint32_t, uint32_t>> pos;  // (line, column) of each instruction
   std::vector<Value> consts;                       // immediates, or pinned objects
   std::vector<GlobalRef> globals;
-  std::vector<ClosurePlan> closures;
-  std::vector<BlockValuePlan> blocks;
-  std::vector<GroupPlan> groups;
-  std::vector<TagSwitch> switches;
-  std::vector<const LambdaCode*> siblings;
+  // What CLOSURE, BLOCK, GROUP, TAGSWITCH and SIBLING refer to: tables most
+  // small functions do without, kept apart so that their Proto stays small
+  // (a script of 300,000 one-line DEFs holds 300,000 of them).
+  struct Tables {
+    std::vector<ClosurePlan> closures;
+    std::vector<BlockValuePlan> blocks;
+    std::vector<GroupPlan> groups;
+    std::vector<TagSwitch> switches;
+    std::vector<const LambdaCode*> siblings;
+  };
+  std::unique_ptr<Tables> tables;  // null until code needs one
+  Tables& more() {
+    if (!tables) tables = std::make_unique<Tables>();
+    return *tables;
+  }
   const std::string* file = nullptr;
   bool library = false;  // compiled from a standard-library module (ast::Source::library)
   uint32_t nregs = 1;    // registers of a frame (at least one)

@@ -698,7 +698,7 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
     NEXT();
   }
   CASE(SIBLING) {
-    R[ins.a] = make_sibling(P->siblings[ins.b], R);
+    R[ins.a] = make_sibling(P->tables->siblings[ins.b], R);
     NEXT();
   }
   CASE(SELF) {
@@ -712,15 +712,15 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
     NEXT();
   }
   CASE(CLOSURE) {
-    R[ins.a] = make_closure(P->closures[ins.b], R);
+    R[ins.a] = make_closure(P->tables->closures[ins.b], R);
     NEXT();
   }
   CASE(GROUP) {
-    make_group(P->groups[ins.b], R);
+    make_group(P->tables->groups[ins.b], R);
     NEXT();
   }
   CASE(BLOCK) {
-    R[ins.a] = make_block(P->blocks[ins.b], R);
+    R[ins.a] = make_block(P->tables->blocks[ins.b], R);
     NEXT();
   }
   CASE(PAIR) {
@@ -927,7 +927,7 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
   CASE(TAGSWITCH) {
     const Value& v = R[ins.a];
     if (v.is_pair())
-      pc = P->code.data() + P->switches[ins.b].target(v.as<rt::Pair>()->head.bits());
+      pc = P->code.data() + P->tables->switches[ins.b].target(v.as<rt::Pair>()->head.bits());
     else
       JUMP(ins.c);
     NEXT();
@@ -1341,6 +1341,8 @@ Value run_top(const Proto& proto, uint32_t entry, rt::Context& cx) {
         rt::SourceLoc{proto.file, 0, 0});
   return result;
 }
+
+Value function_value(const LambdaCode& code) { return Value::adopt(rt::Closure::make(&code, 0)); }
 
 // ------------------------------------------------------------- factories
 

@@ -32,6 +32,8 @@ void run_statement_value(Value v, const rt::SourceLoc& loc, rt::Context& cx);
 // Runs a top-level statement's code from `entry` (its value entry gives the
 // value of an expression statement; its statement entry gives nothing).
 Value run_top(const Proto& proto, uint32_t entry, rt::Context& cx);
+// A function that captures nothing (a top-level DEF's) as a value.
+Value function_value(const LambdaCode& code);
 
 // A value for an error message: printed, and cut short past the runtime's
 // bound for diagnostics (RuntimeOptions::shown).

@@ -58,3 +58,14 @@ TEST_CASE("a loop's tail call releases only what the iteration wrote") {
   CHECK(has(code, "TAILCALL    a=4 b=2 c=1 x=3\n"));
   CHECK(has(code, "DROPS       a=3 b=0 c=0  [drops 0-2]\n"));
 }
+
+TEST_CASE("a top-level DEF of a function has no statement code; other statements do") {
+  const std::string code = code_of("DEF f(x) AS add(x, 1)\nDEF g AS f(2)\nLET h(y) = y\n");
+  // DEF f and LET h: the function is bound as it is, with no CLOSURE and SETGLOBAL to run.
+  CHECK(has(code, "== statement 1:1\n  define f = function \\test.hum:1:5\n== function \\test.hum:1:5\n"));
+  CHECK(has(code, "== statement 3:1\n  define h = function \\test.hum:3:5\n"));
+  CHECK(code.find("CLOSURE") == std::string::npos);
+  // DEF g computes its value: code of its own, which binds it.
+  CHECK(has(code, "== statement 2:1\nregisters"));
+  CHECK(has(code, "SETGLOBAL   a=0 b=1 c=0\n"));
+}
