@@ -149,11 +149,11 @@ void plan_registers(Proto& p) {
   p.pos.shrink_to_fit();
   p.consts.shrink_to_fit();
   p.globals.shrink_to_fit();
+  p.switches.shrink_to_fit();
   if (p.tables) {
     p.tables->closures.shrink_to_fit();
     p.tables->blocks.shrink_to_fit();
     p.tables->groups.shrink_to_fit();
-    p.tables->switches.shrink_to_fit();
     p.tables->siblings.shrink_to_fit();
   }
 }
@@ -1208,8 +1208,8 @@ void Compiler::case_of(Fn& fn, const ast::Expr& e, const std::function<void(cons
   if (run >= 3) {
     // Matching a tagged tuple begins with JNTAG (see match), which the switch
     // has done: it jumps to the instruction after.
-    table = uint32_t(fn.proto->more().switches.size());
-    fn.proto->more().switches.emplace_back();
+    table = uint32_t(fn.proto->switches.size());
+    fn.proto->switches.emplace_back();
     at = emit(fn, Op::TAGSWITCH, e.loc, subj.reg, table);
   }
   std::vector<uint32_t> starts;
@@ -1237,7 +1237,7 @@ void Compiler::case_of(Fn& fn, const ast::Expr& e, const std::function<void(cons
   starts.push_back(here(fn));
   none();
   if (run >= 3) {
-    TagSwitch& sw = fn.proto->more().switches[table];
+    TagSwitch& sw = fn.proto->switches[table];
     for (size_t i = 0; i < run; ++i) {
       Value tag;
       tag_of(*alts[i].pattern, tag);

@@ -119,7 +119,7 @@ void reg_effects(const Proto& p, uint32_t i, RegEffects& e) {
     case Op::TAGSWITCH: {
       e.reads = {a};
       e.jumps = {jump_target(p, i)};  // not a pair
-      const TagSwitch& s = p.tables->switches[b];
+      const TagSwitch& s = p.switches[b];
       for (const auto& [tag, at] : s.cases) e.jumps.push_back(at);
       e.jumps.push_back(s.otherwise);
       e.falls_through = false;

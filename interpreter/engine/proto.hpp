@@ -139,14 +139,15 @@ struct Proto {
   std::vector<std::pair<uint32_t, uint32_t>> pos;  // (line, column) of each instruction
   std::vector<Value> consts;                       // immediates, or pinned objects
   std::vector<GlobalRef> globals;
-  // What CLOSURE, BLOCK, GROUP, TAGSWITCH and SIBLING refer to: tables most
-  // small functions do without, kept apart so that their Proto stays small
-  // (a script of 300,000 one-line DEFs holds 300,000 of them).
+  std::vector<TagSwitch> switches;
+  // What CLOSURE, BLOCK, GROUP and SIBLING refer to: tables most small
+  // functions do without, kept apart so that their Proto stays small (a
+  // script of 300,000 one-line DEFs holds 300,000 of them). TAGSWITCH's
+  // stay at hand: a behavior's dispatch reads them on every message.
   struct Tables {
     std::vector<ClosurePlan> closures;
     std::vector<BlockValuePlan> blocks;
     std::vector<GroupPlan> groups;
-    std::vector<TagSwitch> switches;
     std::vector<const LambdaCode*> siblings;
   };
   std::unique_ptr<Tables> tables;  // null until code needs one

@@ -927,7 +927,7 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
   CASE(TAGSWITCH) {
     const Value& v = R[ins.a];
     if (v.is_pair())
-      pc = P->code.data() + P->tables->switches[ins.b].target(v.as<rt::Pair>()->head.bits());
+      pc = P->code.data() + P->switches[ins.b].target(v.as<rt::Pair>()->head.bits());
     else
       JUMP(ins.c);
     NEXT();
