@@ -112,13 +112,22 @@ string(REPEAT "${numbers}, " 9000 numbers)  # 450,000 numbers
 file(WRITE "${DIR}/memory_compiling.hum" "SEND length((${numbers}NIL)) TO println\n")
 execute_process(COMMAND "${HUMUS}" --threads 1 --max-memory 64M memory_compiling.hum WORKING_DIRECTORY "${DIR}"
                 OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE status TIMEOUT 300)
-execute_process(COMMAND "${HUMUS}" --threads 1 memory_compiling.hum WORKING_DIRECTORY "${DIR}"
+# Under 50 times its size (issue 20, repro 10), it compiles and runs: the
+# peak is 177 MB for 4.1 MB (43x; 472 MB for 3 MB when reported). (No cap
+# under the sanitizers, whose own memory the resident set includes.)
+file(SIZE "${DIR}/memory_compiling.hum" size)
+math(EXPR cap "${size} * 50")
+set(cap_option --max-memory ${cap})
+if(SANITIZED)
+  set(cap_option)
+endif()
+execute_process(COMMAND "${HUMUS}" --threads 1 ${cap_option} memory_compiling.hum WORKING_DIRECTORY "${DIR}"
                 OUTPUT_VARIABLE unlimited_out RESULT_VARIABLE unlimited_status TIMEOUT 300)
 file(REMOVE "${DIR}/memory_compiling.hum")
 if(NOT status EQUAL 3 OR NOT out STREQUAL "" OR NOT err STREQUAL "humus: stopped: --max-memory 64M reached\n"
    OR NOT unlimited_status EQUAL 0 OR NOT unlimited_out STREQUAL "459000\n")
   message(FATAL_ERROR "memory_compiling: status ${status} (expected 3), stdout '${out}', stderr '${err}'; "
-                      "without the cap: status ${unlimited_status}, stdout '${unlimited_out}'")
+                      "with '${cap_option}': status ${unlimited_status}, stdout '${unlimited_out}'")
 endif()
 
 # Compiling costs memory in proportion to the source, at most 50 times it
