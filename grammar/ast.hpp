@@ -47,20 +47,20 @@ using StmtPtr = std::unique_ptr<Stmt>;
 // A literal constant, shared by expressions and patterns.
 struct Constant {
   enum class Kind : uint8_t {
-    Integer,    // digits + radix (chars are Integers too: 'a' is radix 10 "97")
-    String,     // code points
-    Symbol,     // name without '#'
+    Integer,  // digits + radix (chars are Integers too: 'a' is radix 10 "97")
+    String,   // code points
+    Symbol,   // name without '#'
     True,
     False,
     Nil,        // NIL or ()
     Undefined,  // ?
   };
   Kind kind = Kind::Nil;
-  bool negative = false;           // Integer: leading '-'
-  uint32_t radix = 10;             // Integer: 2..36
-  std::string digits;              // Integer: digits as written (validated for the radix)
-  std::vector<uint32_t> codes;     // String: code points
-  std::string name;                // Symbol
+  bool negative = false;        // Integer: leading '-'
+  uint32_t radix = 10;          // Integer: 2..36
+  std::string digits;           // Integer: digits as written (validated for the radix)
+  std::vector<uint32_t> codes;  // String: code points
+  std::string name;             // Symbol
 };
 
 // ---------------------------------------------------------------- patterns
@@ -77,10 +77,10 @@ enum class PatternKind : uint8_t {
 struct Pattern {
   PatternKind kind;
   Loc loc;
-  std::string name;                 // Bind
-  Constant constant;                // Const
-  ExprPtr value;                    // Value: the term after '$'
-  std::vector<PatternPtr> elements; // Tuple
+  std::string name;                  // Bind
+  Constant constant;                 // Const
+  ExprPtr value;                     // Value: the term after '$'
+  std::vector<PatternPtr> elements;  // Tuple
   explicit Pattern(PatternKind k, Loc l) : kind(k), loc(l) {}
 };
 
@@ -133,18 +133,18 @@ struct CaseAlt {
 struct Expr {
   ExprKind kind;
   Loc loc;
-  Constant constant;                 // Const
-  std::string name;                  // Var
-  PatternPtr param;                  // Lambda
-  ExprPtr body;                      // Lambda body, New behavior, LetIn body,
-                                     // If else-branch (may be null), Case subject
-  std::vector<StmtPtr> stmts;        // Block
-  ExprPtr callee;                    // Call
-  ExprPtr argument;                  // Call (null for f())
-  std::vector<ExprPtr> elements;     // Tuple
+  Constant constant;                   // Const
+  std::string name;                    // Var
+  PatternPtr param;                    // Lambda
+  ExprPtr body;                        // Lambda body, New behavior, LetIn body,
+                                       // If else-branch (may be null), Case subject
+  std::vector<StmtPtr> stmts;          // Block
+  ExprPtr callee;                      // Call
+  ExprPtr argument;                    // Call (null for f())
+  std::vector<ExprPtr> elements;       // Tuple
   std::unique_ptr<Equation> equation;  // LetIn
-  std::vector<IfBranch> branches;    // If (at least one)
-  std::vector<CaseAlt> alternatives; // Case
+  std::vector<IfBranch> branches;      // If (at least one)
+  std::vector<CaseAlt> alternatives;   // Case
   explicit Expr(ExprKind k, Loc l) : kind(k), loc(l) {}
 };
 
@@ -167,9 +167,9 @@ struct Stmt {
   std::unique_ptr<Equation> equation;  // Let
   std::string name;                    // Create: the actor's name; Import: the module string
   Loc name_loc;                        // Create: the name; Import: the string
-  ExprPtr value;     // Create behavior, Send/After message, Become, Throw, Expr
-  ExprPtr target;    // Send/After target
-  ExprPtr delay;     // After
+  ExprPtr value;                       // Create behavior, Send/After message, Become, Throw, Expr
+  ExprPtr target;                      // Send/After target
+  ExprPtr delay;                       // After
   explicit Stmt(StmtKind k, Loc l) : kind(k), loc(l) {}
 };
 

@@ -16,11 +16,16 @@ std::string dump_constant(const ast::Constant& c) {
       for (std::size_t i = 0; i < c.codes.size(); ++i) s += (i ? "," : "") + std::to_string(c.codes[i]);
       return s + "]";
     }
-    case K::Symbol: return "#" + c.name;
-    case K::True: return "TRUE";
-    case K::False: return "FALSE";
-    case K::Nil: return "NIL";
-    case K::Undefined: return "?";
+    case K::Symbol:
+      return "#" + c.name;
+    case K::True:
+      return "TRUE";
+    case K::False:
+      return "FALSE";
+    case K::Nil:
+      return "NIL";
+    case K::Undefined:
+      return "?";
   }
   return "<bad constant>";
 }
@@ -37,18 +42,27 @@ std::string join(const std::vector<T>& v, std::string_view sep) {
 std::string dump(const ast::Expr& e) {
   using K = ast::ExprKind;
   switch (e.kind) {
-    case K::Const: return dump_constant(e.constant);
-    case K::Var: return e.name;
-    case K::Self: return "SELF";
-    case K::Now: return "NOW";
-    case K::Lambda: return fmt::format("(\\ {} {})", dump(*e.param), dump(*e.body));
-    case K::Block: return "[" + join(e.stmts, "; ") + "]";
+    case K::Const:
+      return dump_constant(e.constant);
+    case K::Var:
+      return e.name;
+    case K::Self:
+      return "SELF";
+    case K::Now:
+      return "NOW";
+    case K::Lambda:
+      return fmt::format("(\\ {} {})", dump(*e.param), dump(*e.body));
+    case K::Block:
+      return "[" + join(e.stmts, "; ") + "]";
     case K::Call:
       return e.argument ? fmt::format("(call {} {})", dump(*e.callee), dump(*e.argument))
                         : fmt::format("(call {})", dump(*e.callee));
-    case K::Tuple: return "(, " + join(e.elements, " ") + ")";
-    case K::New: return fmt::format("(NEW {})", dump(*e.body));
-    case K::LetIn: return fmt::format("(LET {} IN {})", dump(*e.equation), dump(*e.body));
+    case K::Tuple:
+      return "(, " + join(e.elements, " ") + ")";
+    case K::New:
+      return fmt::format("(NEW {})", dump(*e.body));
+    case K::LetIn:
+      return fmt::format("(LET {} IN {})", dump(*e.equation), dump(*e.body));
     case K::If: {
       std::string s = "(IF";
       for (std::size_t i = 0; i < e.branches.size(); ++i) {
@@ -69,21 +83,30 @@ std::string dump(const ast::Expr& e) {
 std::string dump(const ast::Pattern& p) {
   using K = ast::PatternKind;
   switch (p.kind) {
-    case K::Wildcard: return "_";
-    case K::Bind: return p.name;
-    case K::Const: return dump_constant(p.constant);
-    case K::Value: return "$" + dump(*p.value);
-    case K::Self: return "SELF";
-    case K::Tuple: return "(, " + join(p.elements, " ") + ")";
+    case K::Wildcard:
+      return "_";
+    case K::Bind:
+      return p.name;
+    case K::Const:
+      return dump_constant(p.constant);
+    case K::Value:
+      return "$" + dump(*p.value);
+    case K::Self:
+      return "SELF";
+    case K::Tuple:
+      return "(, " + join(p.elements, " ") + ")";
   }
   return "<bad pattern>";
 }
 
 std::string dump(const ast::Equation& q) {
   switch (q.kind) {
-    case ast::Equation::Kind::FunctionDef: return fmt::format("{}({}) = {}", q.name, dump(*q.param), dump(*q.body));
-    case ast::Equation::Kind::Match: return fmt::format("{} = {}", dump(*q.lhs), dump(*q.rhs));
-    case ast::Equation::Kind::PatternDef: return fmt::format("{} AS {}", dump(*q.lhs), dump(*q.body));
+    case ast::Equation::Kind::FunctionDef:
+      return fmt::format("{}({}) = {}", q.name, dump(*q.param), dump(*q.body));
+    case ast::Equation::Kind::Match:
+      return fmt::format("{} = {}", dump(*q.lhs), dump(*q.rhs));
+    case ast::Equation::Kind::PatternDef:
+      return fmt::format("{} AS {}", dump(*q.lhs), dump(*q.body));
   }
   return "<bad equation>";
 }
@@ -91,14 +114,22 @@ std::string dump(const ast::Equation& q) {
 std::string dump(const ast::Stmt& s) {
   using K = ast::StmtKind;
   switch (s.kind) {
-    case K::Let: return "LET " + dump(*s.equation);
-    case K::Create: return fmt::format("CREATE {} WITH {}", s.name, dump(*s.value));
-    case K::Send: return fmt::format("SEND {} TO {}", dump(*s.value), dump(*s.target));
-    case K::After: return fmt::format("AFTER {} SEND {} TO {}", dump(*s.delay), dump(*s.value), dump(*s.target));
-    case K::Become: return "BECOME " + dump(*s.value);
-    case K::Throw: return "THROW " + dump(*s.value);
-    case K::Import: return fmt::format("IMPORT \"{}\"", s.name);
-    case K::Expr: return dump(*s.value);
+    case K::Let:
+      return "LET " + dump(*s.equation);
+    case K::Create:
+      return fmt::format("CREATE {} WITH {}", s.name, dump(*s.value));
+    case K::Send:
+      return fmt::format("SEND {} TO {}", dump(*s.value), dump(*s.target));
+    case K::After:
+      return fmt::format("AFTER {} SEND {} TO {}", dump(*s.delay), dump(*s.value), dump(*s.target));
+    case K::Become:
+      return "BECOME " + dump(*s.value);
+    case K::Throw:
+      return "THROW " + dump(*s.value);
+    case K::Import:
+      return fmt::format("IMPORT \"{}\"", s.name);
+    case K::Expr:
+      return dump(*s.value);
   }
   return "<bad stmt>";
 }

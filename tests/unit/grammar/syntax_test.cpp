@@ -16,7 +16,8 @@ TEST_CASE("the grammar has no infinite loops or other analyze problems") {
 }
 
 TEST_CASE("lexical: identifiers, keywords, comments, constants") {
-  CHECK(parsed("cust cust' k_fib zero? a->b -x - café x1") == "cust | cust' | k_fib | zero? | a->b | -x | - | café | x1");
+  CHECK(parsed("cust cust' k_fib zero? a->b -x - café x1") ==
+        "cust | cust' | k_fib | zero? | a->b | -x | - | café | x1");
   CHECK(parsed("LETTER IFFY END' NIL?") == "LETTER | IFFY | END' | NIL?");
   CHECK(parsed("SELF NOW ? TRUE FALSE NIL ()") == "SELF | NOW | ? | TRUE | FALSE | NIL | NIL");
   CHECK(parsed("#foo #bar' #END") == "#foo | #bar' | #END");
@@ -52,7 +53,8 @@ TEST_CASE("lexical: characters and strings") {
   CHECK(parsed("\"\"") == "str[]");
   CHECK(parsed("\"a\\n\\\"\\\\'\"") == "str[97,10,34,92,39]");
   CHECK(parsed("\"two\nlines\"") == "str[116,119,111,10,108,105,110,101,115]");
-  CHECK(parsed("\"λ€😀 # not a comment\"") == "str[955,8364,128512,32,35,32,110,111,116,32,97,32,99,111,109,109,101,110,116]");
+  CHECK(parsed("\"λ€😀 # not a comment\"") ==
+        "str[955,8364,128512,32,35,32,110,111,116,32,97,32,99,111,109,109,101,110,116]");
 }
 
 TEST_CASE("expressions: terms, calls and tuples") {
