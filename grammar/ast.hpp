@@ -3,8 +3,9 @@
 // The tree mirrors LANGUAGE.md sections 3-6 closely, with two deliberate
 // flattenings that keep every later pass free of deep C++ recursion:
 //   * a tuple `a, b, c` is one TupleExpr / TuplePattern with three elements
-//     (the last element is the tail), not three nested pairs, so a literal
-//     with a million elements is a flat vector;
+//     (the last element is the tail), not three nested pairs, so a tuple
+//     with a million elements is a flat vector (and one of a million
+//     literals a packed constant: PackedConstants);
 //   * IF/ELIF chains and CASE alternatives are vectors, not nested nodes.
 // Nesting that remains (parentheses, blocks, lambdas, LET ... IN) is bounded
 // by the parser's nesting limit.
@@ -44,6 +45,8 @@ using ExprPtr = std::unique_ptr<Expr>;
 using PatternPtr = std::unique_ptr<Pattern>;
 using StmtPtr = std::unique_ptr<Stmt>;
 
+struct PackedConstants;
+
 // A literal constant, shared by expressions and patterns.
 struct Constant {
   enum class Kind : uint8_t {
@@ -54,13 +57,47 @@ struct Constant {
     False,
     Nil,        // NIL or ()
     Undefined,  // ?
+    List,       // a tuple of many literals, packed (expressions only; see PackedConstants)
   };
   Kind kind = Kind::Nil;
-  bool negative = false;        // Integer: leading '-'
-  uint32_t radix = 10;          // Integer: 2..36
-  std::string digits;           // Integer: digits as written (validated for the radix)
-  std::vector<uint32_t> codes;  // String: code points
-  std::string name;             // Symbol
+  bool negative = false;                        // Integer: leading '-'
+  uint32_t radix = 10;                          // Integer: 2..36
+  std::string text;                             // Integer: digits as written (validated for the
+                                                // radix); Symbol: the name
+  std::vector<uint32_t> codes;                  // String: code points
+  std::shared_ptr<const PackedConstants> list;  // List
+};
+
+// A tuple expression of kPackedAtLeast or more elements that are all
+// literals other than strings (`1, 2, 3, ...`, `#a, 'b', TRUE, ...`): kept
+// as the literals' texts, a dozen bytes an element rather than a syntax
+// node each, so that a literal of a million elements costs little to
+// compile (issue 20). As a tuple, the last element is the tail.
+struct PackedConstants {
+  static constexpr std::size_t kPackedAtLeast = 32;
+  struct Item {
+    Constant::Kind kind;  // not String or List
+    bool negative;
+    uint8_t radix;
+    uint32_t offset, length;  // of its text (Constant::text) in `text`
+  };
+  std::string text;
+  std::vector<Item> items;
+
+  void add(const Constant& c) {
+    items.push_back({c.kind, c.negative, static_cast<uint8_t>(c.radix), static_cast<uint32_t>(text.size()),
+                     static_cast<uint32_t>(c.text.size())});
+    text += c.text;
+  }
+  std::size_t size() const { return items.size(); }
+  Constant at(std::size_t i) const {
+    Constant c;
+    c.kind = items[i].kind;
+    c.negative = items[i].negative;
+    c.radix = items[i].radix;
+    c.text = text.substr(items[i].offset, items[i].length);
+    return c;
+  }
 };
 
 // ---------------------------------------------------------------- patterns

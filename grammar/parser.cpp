@@ -16,9 +16,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
 #include <string_view>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -307,19 +307,60 @@ enum class node_kind : uint8_t {
 #undef HUMUS_ENUM
 };
 
-using node = pegtl::parse_tree::node;
+// The node_kind of each rule that makes a node.
+template <typename Rule>
+constexpr node_kind kind_for = node_kind::other;
+#define HUMUS_KIND(r) \
+  template <>         \
+  constexpr node_kind kind_for<g::r> = node_kind::r;
+HUMUS_CONTENT_NODES(HUMUS_KIND)
+HUMUS_FOLD_NODES(HUMUS_KIND)
+#undef HUMUS_KIND
 
-node_kind kind_of(const node& n) {
-  static const std::unordered_map<std::string_view, node_kind> kinds = {
-#define HUMUS_MAP(r) {pegtl::demangle<g::r>(), node_kind::r},
-      HUMUS_CONTENT_NODES(HUMUS_MAP) HUMUS_FOLD_NODES(HUMUS_MAP)
-#undef HUMUS_MAP
-  };
-  auto it = kinds.find(n.type);
-  return it == kinds.end() ? node_kind::other : it->second;
-}
+    // A parse-tree node, as PEGTL's parse_tree builds it (the members it calls:
+    // start, success, failure, emplace_back, remove_content, children), in 48
+    // bytes where pegtl::parse_tree::node takes 120: its kind instead of the
+    // rule's name, where it starts as 32-bit line and column, and its text as a
+    // pointer and a length. A literal of a million elements is a million nodes
+    // while it is read (issue 20: compiling's memory).
+    struct node {
+  std::vector<std::unique_ptr<node>> children;
+  const char* text = nullptr;  // the node's text, when it keeps its content
+  uint32_t length = 0;
+  uint32_t line = 0, column = 0;
+  node_kind kind = node_kind::other;
 
-ast::Loc loc_of(const node& n) { return make_loc(n.m_begin.line, n.m_begin.column); }
+  std::string_view string_view() const { return {text, length}; }
+  std::string string() const { return std::string(string_view()); }
+
+  template <typename Rule, typename ParseInput, typename... States>
+  void start(const ParseInput& in, States&&... /*unused*/) {
+    kind = kind_for<Rule>;
+    const auto& it = in.iterator();
+    text = it.data;
+    line = static_cast<uint32_t>(it.line);
+    column = static_cast<uint32_t>(it.column);
+  }
+  template <typename Rule, typename ParseInput, typename... States>
+  void success(const ParseInput& in, States&&... /*unused*/) noexcept {
+    length = static_cast<uint32_t>(in.iterator().data - text);
+  }
+  template <typename Rule, typename ParseInput, typename... States>
+  void failure(const ParseInput& /*unused*/, States&&... /*unused*/) noexcept {}
+  template <typename... States>
+  void emplace_back(std::unique_ptr<node>&& child, States&&... /*unused*/) {
+    children.emplace_back(std::move(child));
+  }
+  template <typename... States>
+  void remove_content(States&&... /*unused*/) noexcept {
+    length = 0;
+  }
+};
+static_assert(sizeof(node) == 48);
+
+node_kind kind_of(const node& n) { return n.kind; }
+
+ast::Loc loc_of(const node& n) { return make_loc(n.line, n.column); }
 
 // ------------------------------------------------- parse tree -> ast
 
@@ -385,15 +426,15 @@ std::optional<ast::Constant> constant_of(const node& n) {
       }
       if (auto hash = t.find('#'); hash != std::string_view::npos) {
         c.radix = static_cast<uint32_t>(std::stoul(std::string(t.substr(0, hash))));
-        c.digits = t.substr(hash + 1);
+        c.text = t.substr(hash + 1);
       } else {
-        c.digits = t;
+        c.text = t;
       }
       return c;
     }
     case node_kind::char_lit:
       c.kind = K::Integer;
-      c.digits = std::to_string(decode_quoted(unquote(n.string_view())).at(0));
+      c.text = std::to_string(decode_quoted(unquote(n.string_view())).at(0));
       return c;
     case node_kind::string_lit:
       c.kind = K::String;
@@ -401,7 +442,7 @@ std::optional<ast::Constant> constant_of(const node& n) {
       return c;
     case node_kind::symbol:
       c.kind = K::Symbol;
-      c.name = n.string_view().substr(1);
+      c.text = n.string_view().substr(1);
       return c;
     case node_kind::c_true:
       c.kind = K::True;
@@ -421,8 +462,25 @@ std::optional<ast::Constant> constant_of(const node& n) {
   }
 }
 
+// A literal a packed tuple can hold (ast::PackedConstants): not a string.
+bool packable(node_kind k) {
+  switch (k) {
+    case node_kind::integer:
+    case node_kind::char_lit:
+    case node_kind::symbol:
+    case node_kind::c_true:
+    case node_kind::c_false:
+    case node_kind::c_nil:
+    case node_kind::nil_parens:
+    case node_kind::c_undefined:
+      return true;
+    default:
+      return false;
+  }
+}
+
 [[noreturn]] void internal_error(const node& n) {
-  throw syntax_error{{loc_of(n), fmt::format("internal error: unexpected parse node {}", n.type), false}};
+  throw syntax_error{{loc_of(n), fmt::format("internal error: unexpected parse node {}", int(n.kind)), false}};
 }
 
 // Recursion here follows the nesting of the parse, which the parser limited;
@@ -488,6 +546,18 @@ class converter {
         return x;
       }
       case node_kind::tuple_expr: {
+        if (kids.size() >= ast::PackedConstants::kPackedAtLeast &&
+            std::all_of(kids.begin(), kids.end(), [](const auto& k) { return packable(k->kind); })) {
+          auto list = std::make_shared<ast::PackedConstants>();
+          list->items.reserve(kids.size());
+          for (auto& k : kids) list->add(*constant_of(*take(k)));
+          list->items.shrink_to_fit();
+          list->text.shrink_to_fit();
+          auto x = e(ast::ExprKind::Const);
+          x->constant.kind = ast::Constant::Kind::List;
+          x->constant.list = std::move(list);
+          return x;
+        }
         auto x = e(ast::ExprKind::Tuple);
         x->elements.reserve(kids.size());
         for (auto& k : kids) x->elements.push_back(expr(*take(k), depth));
@@ -733,10 +803,10 @@ ParseResult parse_program_each(ast::SourcePtr source, const std::function<void(a
     ast::Program program;
     program.source = source;
     converter conv;
-    (void)pegtl::parse_tree::parse<g::program_start, selector, action, control>(in, st);
-    while (auto root = pegtl::parse_tree::parse<g::program_next, selector, action, control>(in, st))
+    (void)pegtl::parse_tree::parse<g::program_start, node, selector, action, control>(in, st);
+    while (auto root = pegtl::parse_tree::parse<g::program_next, node, selector, action, control>(in, st))
       for (auto& child : root->children) each(conv.stmt(*take(child), 0));
-    (void)pegtl::parse_tree::parse<g::program_rest, selector, action, control>(in, st);
+    (void)pegtl::parse_tree::parse<g::program_rest, node, selector, action, control>(in, st);
     result.program = std::move(program);
   } catch (const syntax_error& e) {
     result.error = e.diag;

@@ -458,11 +458,17 @@ void Compiler::warn_rebinding(const Fn& fn, const ast::Pattern& p) {
 
 void Compiler::warn_arity(const Fn& fn, const ast::Expr& e) {
   if (!e.callee || e.callee->kind != ast::ExprKind::Var || !e.argument) return;
-  if (e.argument->kind != ast::ExprKind::Tuple) return;
+  size_t given;
+  if (e.argument->kind == ast::ExprKind::Tuple)
+    given = e.argument->elements.size();
+  else if (e.argument->kind == ast::ExprKind::Const && e.argument->constant.kind == ast::Constant::Kind::List)
+    given = e.argument->constant.list->size();  // f(1, 2, ..., 40): packed
+  else
+    return;
   if (bound_locally(fn, e.callee->name)) return;
   auto [it, fresh] = arity_ids_.emplace(e.callee->name, uint32_t(arity_names_.size()));
   if (fresh) arity_names_.push_back(&it->first);
-  pending_arity_.push_back({it->second, uint32_t(e.argument->elements.size()), e.loc, warnings.size()});
+  pending_arity_.push_back({it->second, uint32_t(given), e.loc, warnings.size()});
 }
 
 void Compiler::note_definitions(const ast::Stmt& s) {
@@ -564,14 +570,14 @@ Value Compiler::constant(const ast::Constant& c) {
 Value Compiler::unpinned_constant(const ast::Constant& c) {
   switch (c.kind) {
     case ast::Constant::Kind::Integer:
-      return rt::parse_integer(c.digits, c.radix, c.negative);
+      return rt::parse_integer(c.text, c.radix, c.negative);
     case ast::Constant::Kind::String: {
       Value list = Value::nil();
       for (size_t i = c.codes.size(); i-- > 0;) list = rt::make_pair(rt::make_integer(c.codes[i]), std::move(list));
       return list;
     }
     case ast::Constant::Kind::Symbol:
-      return Value::symbol(rt::intern_symbol(c.name));
+      return Value::symbol(rt::intern_symbol(c.text));
     case ast::Constant::Kind::True:
       return Value::truth();
     case ast::Constant::Kind::False:
@@ -580,6 +586,12 @@ Value Compiler::unpinned_constant(const ast::Constant& c) {
       return Value::nil();
     case ast::Constant::Kind::Undefined:
       return Value::undefined();
+    case ast::Constant::Kind::List: {  // (e1, (e2, ... en)): the last element is the tail
+      const ast::PackedConstants& l = *c.list;
+      Value acc = unpinned_constant(l.at(l.size() - 1));
+      for (size_t i = l.size() - 1; i-- > 0;) acc = rt::make_pair(unpinned_constant(l.at(i)), std::move(acc));
+      return acc;
+    }
   }
   return Value::undefined();
 }

@@ -10,14 +10,14 @@ std::string dump_constant(const ast::Constant& c) {
   using K = ast::Constant::Kind;
   switch (c.kind) {
     case K::Integer:
-      return (c.negative ? "-" : "") + (c.radix == 10 ? std::string() : fmt::format("{}#", c.radix)) + c.digits;
+      return (c.negative ? "-" : "") + (c.radix == 10 ? std::string() : fmt::format("{}#", c.radix)) + c.text;
     case K::String: {
       std::string s = "str[";
       for (std::size_t i = 0; i < c.codes.size(); ++i) s += (i ? "," : "") + std::to_string(c.codes[i]);
       return s + "]";
     }
     case K::Symbol:
-      return "#" + c.name;
+      return "#" + c.text;
     case K::True:
       return "TRUE";
     case K::False:
@@ -26,6 +26,11 @@ std::string dump_constant(const ast::Constant& c) {
       return "NIL";
     case K::Undefined:
       return "?";
+    case K::List: {
+      std::string s = "packed(";
+      for (std::size_t i = 0; i < c.list->size(); ++i) s += (i ? ", " : "") + dump_constant(c.list->at(i));
+      return s + ")";
+    }
   }
   return "<bad constant>";
 }

@@ -77,12 +77,20 @@ const nested_case nested_cases[] = {
 
 }  // namespace
 
-TEST_CASE("a tuple of 1,000,000 elements is one flat Tuple") {
-  auto r = parse("SEND " + repeat("1, ", 999'999) + "NIL TO x");
+TEST_CASE("a tuple of 1,000,000 elements is one flat Tuple; of 1,000,000 literals, one packed constant") {
+  auto r = parse("SEND " + repeat("x, ", 999'999) + "NIL TO x");
   REQUIRE(r.program);
   const auto& value = *r.program->stmts.at(0)->value;
   CHECK(value.kind == humus::ast::ExprKind::Tuple);
   CHECK(value.elements.size() == 1'000'000);
+  auto k = parse("SEND " + repeat("1, ", 999'999) + "NIL TO x");
+  REQUIRE(k.program);
+  const auto& literal = *k.program->stmts.at(0)->value;
+  REQUIRE(literal.kind == humus::ast::ExprKind::Const);
+  REQUIRE(literal.constant.kind == humus::ast::Constant::Kind::List);
+  CHECK(literal.constant.list->size() == 1'000'000);
+  CHECK(literal.constant.list->at(999'998).text == "1");
+  CHECK(literal.constant.list->at(999'999).kind == humus::ast::Constant::Kind::Nil);
   auto p = parse("LET " + repeat("a, ", 999'999) + "b = $x");
   REQUIRE(p.program);
   CHECK(p.program->stmts.at(0)->equation->lhs->elements.size() == 1'000'000);

@@ -41,7 +41,7 @@ TEST_CASE("lexical: integers") {
   CHECK(c.kind == ast::Constant::Kind::Integer);
   CHECK(c.negative);
   CHECK(c.radix == 16);
-  CHECK(c.digits == "fF");
+  CHECK(c.text == "fF");
   CHECK(parsed("f(-1)") == "(call f -1)");
   CHECK(parsed("x-1") == "x-1");  // one identifier
 }
