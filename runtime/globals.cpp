@@ -42,6 +42,8 @@ uint32_t Globals::slot(std::string_view name) {
   return slot;
 }
 
+std::atomic<bool> Globals::any_rebound{false};
+
 std::optional<uint32_t> Globals::find(std::string_view name) const {
   std::lock_guard lock(mutex_);
   if (auto it = index_.find(std::string(name)); it != index_.end()) return it->second;
@@ -54,7 +56,10 @@ std::string Globals::name(uint32_t slot) const {
 }
 
 void Globals::set(uint32_t slot, Value v) {
-  if (slot - guard_first_ < guard_count_) builtins_intact_.store(false, std::memory_order_relaxed);
+  if (slot - guard_first_ < guard_count_) {
+    builtins_intact_.store(false, std::memory_order_relaxed);
+    any_rebound.store(true, std::memory_order_relaxed);
+  }
   pin(v);
   // The slot keeps the reference `v` held, uncounted, until the globals go.
   cell(slot).store(v.leak_bits(), std::memory_order_release);

@@ -69,6 +69,10 @@ class Globals {
     builtins_intact_.store(true, std::memory_order_relaxed);
   }
   const std::atomic<bool>& builtins_intact() const { return builtins_intact_; }
+  // Set for good once any runtime of the process has bound a built-in's
+  // global again: until then compiled code tests this one word (a constant
+  // address) instead of reaching its runtime's flag.
+  static std::atomic<bool> any_rebound;
 
  private:
   static constexpr uint32_t kChunkBits = 10;

@@ -1,4 +1,4 @@
-// How many registers each end of a frame releases (drop_plan.hpp).
+// Which registers each end of a frame releases (drop_plan.hpp).
 //
 // One forward pass over a Proto's code, tracking the set of registers that
 // may hold a value: an entry starts with its parameters; an instruction adds
@@ -62,16 +62,27 @@ class Planner {
     }
   }
 
-  // The bound an end or a tail call gets: every register when the set is
-  // not known (code no way reaches, or a backward jump).
-  uint16_t bound(const RegSet& s) const { return uint16_t(backward_ || !live_ ? p_.nregs : s.end()); }
+  // What an end or a tail call's DROPS word releases (proto.hpp): the set
+  // itself when it lies in R(0) .. R(15), else a bound; every register when
+  // the set is not known (code no way reaches, or a backward jump).
+  void plan(const RegSet& s, uint16_t& field, uint8_t& x) const {
+    x = uint8_t(x & ~kDropMask);
+    if (backward_ || !live_) {
+      field = uint16_t(std::min<uint32_t>(p_.nregs, kDropAll));
+    } else if (s.end() <= 16) {
+      field = s.low16();
+      x |= kDropMask;
+    } else {
+      field = uint16_t(s.end());
+    }
+  }
 
   void step(uint32_t i) {
     Instr& in = p_.code[i];
     reg_effects(p_, i, e_);
     if (ends_frame(in.op)) {
       if (in.op == Op::RET) cur_.remove(in.a);  // its value is moved out first
-      *drop_field(in) = bound(cur_);
+      plan(cur_, *drop_field(in), in.x);
     }
     if (e_.tail_call) {
       // What the tail call leaves in the frame once the callee and the
@@ -81,7 +92,8 @@ class Planner {
       for (uint32_t k = 0; k < in.b; ++k)
         if (!(in.op == Op::TAILCALL && ((in.x >> k) & 1))) left.remove(uint32_t(in.a) + 1 + k);
       if (!(in.op == Op::TAILCALL && in.c)) left.remove(in.a);
-      p_.code.at(i + 1).a = bound(left);  // the DROPS word
+      Instr& drops = p_.code.at(i + 1);  // the DROPS word
+      plan(left, drops.a, drops.x);
       if (in.op == Op::TAILCALL && live_) restart_.merge(left);
     }
     if (!live_) return;
@@ -99,10 +111,10 @@ class Planner {
   Proto& p_;
   RegEffects e_;
   RegSet cur_;
-  bool live_ = false;      // some way reaches the instruction
-  bool backward_ = false;  // a backward jump: every end releases every register
+  bool live_ = false;                   // some way reaches the instruction
+  bool backward_ = false;               // a backward jump: every end releases every register
   std::map<uint32_t, RegSet> pending_;  // jump targets ahead, with what flows in
-  RegSet restart_;                       // what restarts of the value entry leave
+  RegSet restart_;                      // what restarts of the value entry leave
 };
 
 }  // namespace

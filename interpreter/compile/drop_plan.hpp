@@ -1,7 +1,8 @@
 // The drop plan: after a Proto is compiled, each instruction that ends a
 // frame (RET, END, ...) or reuses it (a tail call's DROPS word) is given
-// a bound on the registers that may still hold a value there, so the VM
-// releases those and no others (proto.hpp, kDropAll).
+// the registers that may still hold a value there (as a set, or as a bound
+// when they reach past R(15)), so the VM releases those and no others
+// (proto.hpp, kDropMask).
 #pragma once
 
 #include "interpreter/engine/proto.hpp"

@@ -57,6 +57,8 @@ class RegSet {
     if (o.words_.size() > words_.size()) words_.resize(o.words_.size(), 0);
     for (size_t i = 0; i < o.words_.size(); ++i) words_[i] |= o.words_[i];
   }
+  // R(0) .. R(15) of the set, bit i for R(i).
+  uint16_t low16() const { return uint16_t(word(0)); }
   // One past the highest register in the set (0 when empty).
   uint32_t end() const {
     for (size_t i = words_.size(); i-- > 0;)

@@ -11,10 +11,17 @@
 namespace humus::interp {
 
 namespace {
-// A drop bound (proto.hpp) as the registers it releases.
-std::string drops(uint16_t bound) {
-  if (bound == kDropAll) return "  [drops all]";
-  return bound ? "  [drops 0-" + std::to_string(bound - 1) + "]" : "  [drops none]";
+// A drop field (proto.hpp) as the registers it releases: a set as its
+// members ("[drops 0,2,5]"), a bound as a range.
+std::string drops(uint8_t x, uint16_t field) {
+  if (x & kDropMask) {
+    std::string out;
+    for (uint32_t r = 0; r < 16; ++r)
+      if ((field >> r) & 1) out += (out.empty() ? "" : ",") + std::to_string(r);
+    return out.empty() ? "  [drops none]" : "  [drops " + out + "]";
+  }
+  if (field == kDropAll) return "  [drops all]";
+  return field ? "  [drops 0-" + std::to_string(field - 1) + "]" : "  [drops none]";
 }
 }  // namespace
 
@@ -58,8 +65,8 @@ std::string disassemble(const Proto& p) {
     }
     if (in.op == Op::LOADK || in.op == Op::JNWORD || in.op == Op::JNEQK || in.op == Op::JNTAG || in.op == Op::RETK)
       out += "  ; " + rt::to_string(p.consts[in.b]);
-    if (ends_frame(in.op)) out += drops(drop_bound(in));
-    if (in.op == Op::DROPS) out += drops(in.a);
+    if (ends_frame(in.op)) out += drops(in.x, drop_bound(in));
+    if (in.op == Op::DROPS) out += drops(in.x, in.a);
     out += '\n';
   }
   return out;

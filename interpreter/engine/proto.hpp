@@ -50,10 +50,15 @@ inline constexpr uint32_t kMaxOperand = 0xFFFF;
 // parameter of more elements takes its argument as one value.
 inline constexpr uint32_t kMaxSpread = 8;
 
-// How many registers an end of a frame releases (compile/drop_plan.cpp):
-// R(0) .. R(bound-1) may still hold a value there, the rest are known to be
-// empty. kDropAll: every register of the frame.
+// Which registers an end of a frame releases (compile/drop_plan.cpp), in a
+// 16-bit field of the instruction: when its x has kDropMask, the field is
+// the set of registers R(0) .. R(15) that may still hold a value there (bit
+// i: R(i)), the others known to be empty; otherwise it is a bound: R(0) ..
+// R(bound-1) may hold one. kDropAll: every register of the frame. A set
+// skips the registers a frame's end finds empty (moved into calls), which a
+// bound walks over one by one.
 inline constexpr uint16_t kDropAll = 0xFFFF;
+inline constexpr uint8_t kDropMask = 0x80;
 inline bool ends_frame(Op op) {
   switch (op) {
     case Op::RET:

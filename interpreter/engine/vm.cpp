@@ -441,6 +441,27 @@ namespace {
   for (uint32_t i = from; i < end; ++i) R[i].put_bits(rt::Value().leak_bits());
 }
 
+// Releases what a frame's end finds in its registers: the drop field
+// `field` of an instruction whose flags are `x` (proto.hpp), either a set of
+// registers or a bound.
+[[gnu::always_inline]] inline void drop_named(Value* R, uint8_t x, uint32_t field, uint32_t nregs) {
+  if (x & kDropMask) {
+    for (uint32_t m = field; m; m &= m - 1) R[__builtin_ctz(m)].put_bits(rt::Value().leak_bits());
+  } else {
+    drop_regs(R, 0, std::min(field, nregs));
+  }
+}
+
+// The same after a tail call has written its n arguments to R(0) .. R(n-1):
+// the DROPS word after it names what else the frame held.
+[[gnu::always_inline]] inline void drop_after_tail_call(Value* R, const Instr& drops, uint32_t n, uint32_t nregs) {
+  if (drops.x & kDropMask) {
+    for (uint32_t m = drops.a & ~((1u << n) - 1); m; m &= m - 1) R[__builtin_ctz(m)].put_bits(rt::Value().leak_bits());
+  } else {
+    drop_regs(R, n, std::min<uint32_t>(drops.a, nregs));
+  }
+}
+
 // Releases the function below a frame (unless borrowed).
 [[gnu::always_inline]] inline void drop_function(Value* R, const CallInfo& ci) {
   if (ci.f_borrowed)
@@ -603,9 +624,10 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
   const Instr* pc = ci->pc;
   Value* R = vm.stack + ci->base;
   const Value* K = P->consts.data();
-  const std::atomic<bool>& intact = cx.rt.globals().builtins_intact();
-  Instr ins;
-  uint32_t drops = kDropAll;  // the drop bound do_tailexec releases
+  const Instr* ip = pc;  // the running instruction: each handler reads the operands it needs
+  // What do_tailexec releases: a drop field, with kDropsMask when it is a set.
+  constexpr uint32_t kDropsMask = 0x10000;
+  uint32_t drops = kDropAll;
 
 // The running frame changed (a call, a return, a tail call): reload it.
 #define RELOAD()             \
@@ -618,7 +640,9 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
 #define LOC() P->loc(pc - 1)
 #define CHECK_EMPTY() check_empty_stack(vm)
 #define JUMP(offset) (pc += int16_t(offset))  // jumps are relative to the next instruction
-#define INTACT() intact.load(std::memory_order_relaxed)
+#define INTACT()                                                \
+  (!rt::Globals::any_rebound.load(std::memory_order_relaxed) || \
+   cx.rt.globals().builtins_intact().load(std::memory_order_relaxed))
 #define SAFE_POINT()                    \
   do {                                  \
     if (--vm.ticks == 0) [[unlikely]] { \
@@ -635,8 +659,8 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
   };
 #define NEXT()                                  \
   do {                                          \
-    ins = *pc++;                                \
-    goto* kLabels[static_cast<size_t>(ins.op)]; \
+    ip = pc++;                                  \
+    goto* kLabels[static_cast<size_t>(ip->op)]; \
   } while (0)
 #define CASE(name) L_##name:
   NEXT();
@@ -644,8 +668,8 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
 #define NEXT() continue
 #define CASE(name) case Op::name:
   for (;;) {
-    ins = *pc++;
-    switch (ins.op) {
+    ip = pc++;
+    switch (ip->op) {
 #endif
 
   // Pushes a frame for `proto` whose registers start at R(a+1), entered at
@@ -653,7 +677,7 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
 #define PUSH(proto_, entry_, kind_, has_site_, site_, loc_)           \
   do {                                                                \
     SAFE_POINT();                                                     \
-    const uint32_t nb = ci->base + ins.a + 1;                         \
+    const uint32_t nb = ci->base + ip->a + 1;                         \
     ci->pc = pc;                                                      \
     if (!vm.room_for_call(size_t(nb) + (proto_)->nregs)) [[unlikely]] \
       too_deep(loc_);                                                 \
@@ -670,81 +694,81 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
 
   // ---------------------------------------------------- loads and values
   CASE(MOVE) {
-    R[ins.a].put_bits((ins.x & 1) ? R[ins.b].leak_bits() : Value::retain_bits(R[ins.b].bits()));
+    R[ip->a].put_bits((ip->x & 1) ? R[ip->b].leak_bits() : Value::retain_bits(R[ip->b].bits()));
     NEXT();
   }
   CASE(LOADK) {
-    R[ins.a].put_bits(Value::retain_bits(K[ins.b].bits()));
+    R[ip->a].put_bits(Value::retain_bits(K[ip->b].bits()));
     NEXT();
   }
   CASE(GETCAP) {
-    R[ins.a].put_bits(Value::retain_bits(captures_of(R)[ins.b].bits()));
+    R[ip->a].put_bits(Value::retain_bits(captures_of(R)[ip->b].bits()));
     NEXT();
   }
   CASE(GETGLOBAL) {
-    const GlobalRef& g = P->globals[ins.b];
+    const GlobalRef& g = P->globals[ip->b];
     const uint64_t bits = g.cell->load(std::memory_order_acquire);
     if (!bits) [[unlikely]]
       undefined_global(cx.rt.globals().name(g.slot), cx, LOC());
-    R[ins.a] = Value::from_immortal_bits(bits);  // a global's object is immortal: no count
+    R[ip->a] = Value::from_immortal_bits(bits);  // a global's object is immortal: no count
     NEXT();
   }
   CASE(SETGLOBAL) {
-    cx.rt.globals().set(P->globals[ins.b].slot, R[ins.a]);
+    cx.rt.globals().set(P->globals[ip->b].slot, R[ip->a]);
     NEXT();
   }
   CASE(SELFFN) {
-    R[ins.a] = R[-1];
+    R[ip->a] = R[-1];
     NEXT();
   }
   CASE(SIBLING) {
-    R[ins.a] = make_sibling(P->tables->siblings[ins.b], R);
+    R[ip->a] = make_sibling(P->tables->siblings[ip->b], R);
     NEXT();
   }
   CASE(SELF) {
     if (!cx.self) [[unlikely]]
       runtime_error(LOC(), "SELF is only defined inside an actor's behavior");
-    R[ins.a] = Value::share(cx.self);
+    R[ip->a] = Value::share(cx.self);
     NEXT();
   }
   CASE(NOW) {
-    R[ins.a] = rt::make_integer(cx.rt.now_ms());
+    R[ip->a] = rt::make_integer(cx.rt.now_ms());
     NEXT();
   }
   CASE(CLOSURE) {
-    R[ins.a] = make_closure(P->tables->closures[ins.b], R);
+    R[ip->a] = make_closure(P->tables->closures[ip->b], R);
     NEXT();
   }
   CASE(GROUP) {
-    make_group(P->tables->groups[ins.b], R);
+    make_group(P->tables->groups[ip->b], R);
     NEXT();
   }
   CASE(BLOCK) {
-    R[ins.a] = make_block(P->tables->blocks[ins.b], R);
+    R[ip->a] = make_block(P->tables->blocks[ip->b], R);
     NEXT();
   }
   CASE(PAIR) {
-    set(R[ins.a], rt::make_pair(take(R[ins.b], ins.x & 1), take(R[ins.c], ins.x & 2)));
+    set(R[ip->a], rt::make_pair(take(R[ip->b], ip->x & 1), take(R[ip->c], ip->x & 2)));
     NEXT();
   }
   CASE(TUPLE) {
-    R[ins.a] = tuple_of(R + ins.b, ins.c);
+    R[ip->a] = tuple_of(R + ip->b, ip->c);
     NEXT();
   }
   CASE(NEWACTOR) {
-    R[ins.a] = cx.rt.new_actor(Value(), ins.b ? K[ins.b - 1].symbol_id() : rt::Actor::kNoName);
+    R[ip->a] = cx.rt.new_actor(Value(), ip->b ? K[ip->b - 1].symbol_id() : rt::Actor::kNoName);
     NEXT();
   }
   CASE(NEW) {
-    if (!R[ins.b].is_function()) [[unlikely]]
-      runtime_error(LOC(), "NEW needs a function as the behavior, not " + describe(R[ins.b], cx));
-    R[ins.a] = cx.rt.new_actor(R[ins.b]);
+    if (!R[ip->b].is_function()) [[unlikely]]
+      runtime_error(LOC(), "NEW needs a function as the behavior, not " + describe(R[ip->b], cx));
+    R[ip->a] = cx.rt.new_actor(R[ip->b]);
     NEXT();
   }
   CASE(SETBEH) {
-    if (!R[ins.b].is_function()) [[unlikely]]
-      runtime_error(LOC(), "CREATE ... WITH needs a function as the behavior, not " + describe(R[ins.b], cx));
-    cx.rt.set_behavior(*R[ins.a].as<rt::Actor>(), R[ins.b]);
+    if (!R[ip->b].is_function()) [[unlikely]]
+      runtime_error(LOC(), "CREATE ... WITH needs a function as the behavior, not " + describe(R[ip->b], cx));
+    cx.rt.set_behavior(*R[ip->a].as<rt::Actor>(), R[ip->b]);
     NEXT();
   }
 
@@ -755,12 +779,12 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
 #define SMALL(w) (int64_t(w) >> 1)
 #define WORD(n) ((uint64_t(n) << 1) | 1)
 #define OPERANDS()                                               \
-  const uint64_t x = R[ins.b].bits();                            \
-  const uint64_t y = ((ins.x & 1) ? K[ins.c] : R[ins.c]).bits(); \
+  const uint64_t x = R[ip->b].bits();                            \
+  const uint64_t y = ((ip->x & 1) ? K[ip->c] : R[ip->c]).bits(); \
   const bool fast = (x & y & 1) && INTACT()
 #define BUILTIN_SLOW(name)                                                                                        \
   do {                                                                                                            \
-    slow_to(vm, ins.a, builtin_slow(Op::name, R[ins.b], (ins.x & 1) ? K[ins.c] : R[ins.c], INTACT(), cx, LOC())); \
+    slow_to(vm, ip->a, builtin_slow(Op::name, R[ip->b], (ip->x & 1) ? K[ip->c] : R[ip->c], INTACT(), cx, LOC())); \
     RELOAD();                                                                                                     \
   } while (0)
 #define ARITH(name, expr)                    \
@@ -769,7 +793,7 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
     if (fast) [[likely]] {                   \
       const int64_t r = expr;                \
       if (Value::fits_small(r)) [[likely]] { \
-        R[ins.a].put_bits(WORD(r));          \
+        R[ip->a].put_bits(WORD(r));          \
         NEXT();                              \
       }                                      \
     }                                        \
@@ -780,7 +804,7 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
   CASE(name) {                                                                     \
     OPERANDS();                                                                    \
     if (fast) [[likely]] {                                                         \
-      R[ins.a].put_bits((expr) ? Value::truth().bits() : Value::falsity().bits()); \
+      R[ip->a].put_bits((expr) ? Value::truth().bits() : Value::falsity().bits()); \
       NEXT();                                                                      \
     }                                                                              \
     BUILTIN_SLOW(name);                                                            \
@@ -792,7 +816,7 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
     OPERANDS();
     int64_t r;
     if (fast && !__builtin_mul_overflow(SMALL(x), SMALL(y), &r) && Value::fits_small(r)) [[likely]] {
-      R[ins.a].put_bits(WORD(r));
+      R[ip->a].put_bits(WORD(r));
       NEXT();
     }
     BUILTIN_SLOW(MUL);
@@ -805,7 +829,7 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
       int64_t q = a / b;
       if (a % b < 0) q += b > 0 ? -1 : 1;
       if (Value::fits_small(q)) [[likely]] {  // only -2^62 / -1 does not
-        R[ins.a].put_bits(WORD(q));
+        R[ip->a].put_bits(WORD(q));
         NEXT();
       }
     }
@@ -818,7 +842,7 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
       const int64_t b = SMALL(y);
       int64_t r = SMALL(x) % b;
       if (r < 0) r += b > 0 ? b : -b;
-      R[ins.a].put_bits(WORD(r));
+      R[ip->a].put_bits(WORD(r));
       NEXT();
     }
     BUILTIN_SLOW(MOD);
@@ -831,7 +855,7 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
   CASE(COMPARE) {
     OPERANDS();
     if (fast) [[likely]] {
-      R[ins.a].put_bits(WORD((SMALL(x) > SMALL(y)) - (SMALL(x) < SMALL(y))));
+      R[ip->a].put_bits(WORD((SMALL(x) > SMALL(y)) - (SMALL(x) < SMALL(y))));
       NEXT();
     }
     BUILTIN_SLOW(COMPARE);
@@ -840,7 +864,7 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
   CASE(EQ) {
     OPERANDS();
     if (INTACT() && (x == y || (x & 3) || (y & 3))) [[likely]] {  // the same word, or not both objects
-      R[ins.a].put_bits(x == y ? Value::truth().bits() : Value::falsity().bits());
+      R[ip->a].put_bits(x == y ? Value::truth().bits() : Value::falsity().bits());
       NEXT();
     }
     (void)fast;
@@ -848,61 +872,61 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
     NEXT();
   }
   CASE(ADDI) {
-    const uint64_t x = R[ins.b].bits();
+    const uint64_t x = R[ip->b].bits();
     if ((x & 1) && INTACT()) [[likely]] {
-      const int64_t r = SMALL(x) + (int64_t(ins.c) - 32768);
+      const int64_t r = SMALL(x) + (int64_t(ip->c) - 32768);
       if (Value::fits_small(r)) [[likely]] {
-        R[ins.a].put_bits(WORD(r));
+        R[ip->a].put_bits(WORD(r));
         NEXT();
       }
     }
-    slow_to(vm, ins.a, builtin_slow(Op::ADDI, R[ins.b], Value::small(int64_t(ins.c) - 32768), INTACT(), cx, LOC()));
+    slow_to(vm, ip->a, builtin_slow(Op::ADDI, R[ip->b], Value::small(int64_t(ip->c) - 32768), INTACT(), cx, LOC()));
     RELOAD();
     NEXT();
   }
   CASE(SUBI) {
-    const uint64_t x = R[ins.b].bits();
+    const uint64_t x = R[ip->b].bits();
     if ((x & 1) && INTACT()) [[likely]] {
-      const int64_t r = SMALL(x) - (int64_t(ins.c) - 32768);
+      const int64_t r = SMALL(x) - (int64_t(ip->c) - 32768);
       if (Value::fits_small(r)) [[likely]] {
-        R[ins.a].put_bits(WORD(r));
+        R[ip->a].put_bits(WORD(r));
         NEXT();
       }
     }
-    slow_to(vm, ins.a, builtin_slow(Op::SUBI, R[ins.b], Value::small(int64_t(ins.c) - 32768), INTACT(), cx, LOC()));
+    slow_to(vm, ip->a, builtin_slow(Op::SUBI, R[ip->b], Value::small(int64_t(ip->c) - 32768), INTACT(), cx, LOC()));
     RELOAD();
     NEXT();
   }
 
   // ---------------------------------------------------- tests and jumps
   CASE(JMP) {
-    JUMP(ins.c);
+    JUMP(ip->c);
     NEXT();
   }
   CASE(JNWORD) {
-    if (R[ins.a].bits() != K[ins.b].bits()) JUMP(ins.c);
+    if (R[ip->a].bits() != K[ip->b].bits()) JUMP(ip->c);
     NEXT();
   }
   CASE(JNEQ) {
-    const uint64_t x = R[ins.a].bits(), y = R[ins.b].bits();
-    if (x != y && ((x & 3) || (y & 3) || !rt::equal(R[ins.a], R[ins.b]))) JUMP(ins.c);
+    const uint64_t x = R[ip->a].bits(), y = R[ip->b].bits();
+    if (x != y && ((x & 3) || (y & 3) || !rt::equal(R[ip->a], R[ip->b]))) JUMP(ip->c);
     NEXT();
   }
   CASE(JNEQK) {
-    if (!equal_values(R[ins.a], K[ins.b])) JUMP(ins.c);
+    if (!equal_values(R[ip->a], K[ip->b])) JUMP(ip->c);
     NEXT();
   }
 #define JCOMPARE(name, test)                                                                                  \
   CASE(name) {                                                                                                \
-    const uint64_t x = R[ins.a].bits();                                                                       \
-    const uint64_t y = ((ins.x & 1) ? K[ins.b] : R[ins.b]).bits();                                            \
+    const uint64_t x = R[ip->a].bits();                                                                       \
+    const uint64_t y = ((ip->x & 1) ? K[ip->b] : R[ip->b]).bits();                                            \
     if ((x & y & 1) && INTACT()) [[likely]] {                                                                 \
-      if (!(SMALL(x) test SMALL(y))) JUMP(ins.c);                                                             \
+      if (!(SMALL(x) test SMALL(y))) JUMP(ip->c);                                                             \
     } else {                                                                                                  \
       const bool holds =                                                                                      \
-          builtin_slow(Op::name, R[ins.a], (ins.x & 1) ? K[ins.b] : R[ins.b], INTACT(), cx, LOC()).is_true(); \
+          builtin_slow(Op::name, R[ip->a], (ip->x & 1) ? K[ip->b] : R[ip->b], INTACT(), cx, LOC()).is_true(); \
       RELOAD();                                                                                               \
-      if (!holds) JUMP(ins.c);                                                                                \
+      if (!holds) JUMP(ip->c);                                                                                \
     }                                                                                                         \
     NEXT();                                                                                                   \
   }
@@ -911,120 +935,121 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
   JCOMPARE(JNGREATER, >)
   JCOMPARE(JNGREATEREQ, >=)
   CASE(JNPAIR) {
-    if (!R[ins.a].is_pair()) JUMP(ins.c);
+    if (!R[ip->a].is_pair()) JUMP(ip->c);
     NEXT();
   }
   CASE(JNTAG) {
-    const Value& v = R[ins.a];
-    if (!v.is_pair() || v.as<rt::Pair>()->head.bits() != K[ins.b].bits()) JUMP(ins.c);
+    const Value& v = R[ip->a];
+    if (!v.is_pair() || v.as<rt::Pair>()->head.bits() != K[ip->b].bits()) JUMP(ip->c);
     NEXT();
   }
   CASE(JNSELF) {
-    const Value& v = R[ins.a];
-    if (!(cx.self && v.is_actor() && v.object() == cx.self)) JUMP(ins.c);
+    const Value& v = R[ip->a];
+    if (!(cx.self && v.is_actor() && v.object() == cx.self)) JUMP(ip->c);
     NEXT();
   }
   CASE(TAGSWITCH) {
-    const Value& v = R[ins.a];
+    const Value& v = R[ip->a];
     if (v.is_pair())
-      pc = P->code.data() + P->switches[ins.b].target(v.as<rt::Pair>()->head.bits());
+      pc = P->code.data() + P->switches[ip->b].target(v.as<rt::Pair>()->head.bits());
     else
-      JUMP(ins.c);
+      JUMP(ip->c);
     NEXT();
   }
   CASE(UNPAIRJ) {
-    if (!R[ins.a].is_pair()) {
-      JUMP(ins.c);
+    if (!R[ip->a].is_pair()) {
+      JUMP(ip->c);
       NEXT();
     }
     goto unpair;
   }
   CASE(UNPAIR) {
   unpair:
-    if (ins.x & 1)
-      unpair_last(R, ins.a, ins.b);
+    if (ip->x & 1)
+      unpair_last(R, ip->a, ip->b);
     else
-      unpair(R, ins.a, ins.b);
+      unpair(R, ip->a, ip->b);
     NEXT();
   }
   CASE(LETFAIL) { runtime_error(LOC(), "LET mismatch: the value does not match the pattern"); }
 
   // ---------------------------------------------------------------- calls
   CASE(CALL) {
-    if (ins.c) {  // the callee is a global
-      const GlobalRef& g = P->globals[ins.c - 1];
+    if (ip->c) {  // the callee is a global
+      const GlobalRef& g = P->globals[ip->c - 1];
       const uint64_t bits = g.cell->load(std::memory_order_acquire);
       if (!bits) [[unlikely]]
         undefined_global(cx.rt.globals().name(g.slot), cx, LOC());
-      R[ins.a].put_bits(bits);  // a global's object is immortal: no count
+      R[ip->a].put_bits(bits);  // a global's object is immortal: no count
     }
-    const Value& fn = R[ins.a];
+    const Value& fn = R[ip->a];
     if (is_humus(fn)) [[likely]] {
       const LambdaCode& code = code_of(fn);
       const Proto* callee = &code.proto;
-      if (code.factory_for(ins.b)) {
-        R[ins.a] = code.make_from_arguments(*fn.as<rt::Closure>(), R + ins.a + 1);
+      if (code.factory_for(ip->b)) {
+        R[ip->a] = code.make_from_arguments(*fn.as<rt::Closure>(), R + ip->a + 1);
         NEXT();
       }
-      if (ins.b != callee->arity) {
-        vm.ensure(size_t(ci->base) + ins.a + 1 + std::max<uint32_t>(ins.b, callee->arity));
+      if (ip->b != callee->arity) {
+        vm.ensure(size_t(ci->base) + ip->a + 1 + std::max<uint32_t>(ip->b, callee->arity));
         R = vm.stack + ci->base;
-        if (!adapt(R + ins.a + 1, ins.b, callee->arity)) {
-          for (uint32_t i = 0, n = std::max<uint32_t>(ins.b, callee->arity); i < n; ++i) R[ins.a + 1 + i] = Value();
-          R[ins.a] = Value::undefined();  // the argument does not match the parameter
+        if (!adapt(R + ip->a + 1, ip->b, callee->arity)) {
+          for (uint32_t i = 0, n = std::max<uint32_t>(ip->b, callee->arity); i < n; ++i) R[ip->a + 1 + i] = Value();
+          R[ip->a] = Value::undefined();  // the argument does not match the parameter
           NEXT();
         }
       }
       PUSH(callee, callee->entry_value, Kind::Value, false, rt::SourceLoc{}, code.loc);
       NEXT();
     }
-    slow_to(vm, ins.a, call_foreign(fn, R + ins.a + 1, ins.b, cx, LOC()));
+    slow_to(vm, ip->a, call_foreign(fn, R + ip->a + 1, ip->b, cx, LOC()));
     RELOAD();
-    for (uint32_t i = 1; i <= ins.b; ++i) R[ins.a + i] = Value();
+    for (uint32_t i = 1; i <= ip->b; ++i) R[ip->a + i] = Value();
     NEXT();
   }
   CASE(TAILCALL) {
     SAFE_POINT();
     uint64_t fbits;
-    if (ins.c) {  // the callee is a global
-      const GlobalRef& g = P->globals[ins.c - 1];
+    if (ip->c) {  // the callee is a global
+      const GlobalRef& g = P->globals[ip->c - 1];
       fbits = g.cell->load(std::memory_order_acquire);
       if (!fbits) [[unlikely]]
         undefined_global(cx.rt.globals().name(g.slot), cx, LOC());
     } else {
-      fbits = R[ins.a].bits();
+      fbits = R[ip->a].bits();
     }
-    if (fbits == R[-1].bits() && ins.b == P->arity) [[likely]] {
+    if (fbits == R[-1].bits() && ip->b == P->arity) [[likely]] {
       // A call of the running function itself: the arguments become the
       // parameters (those written in place already are), the rest of the
       // frame is emptied, and the body starts again in the same frame.
-      if (ins.x != (1u << ins.b) - 1) [[unlikely]]  // not every argument is in place
-        for (uint32_t i = 0; i < ins.b; ++i)
-          if (!((ins.x >> i) & 1)) R[i] = std::move(R[ins.a + 1 + i]);
-      if (!ins.c) R[ins.a] = Value();
+      if (ip->x != (1u << ip->b) - 1) [[unlikely]]  // not every argument is in place
+        for (uint32_t i = 0; i < ip->b; ++i)
+          if (!((ip->x >> i) & 1)) R[i] = std::move(R[ip->a + 1 + i]);
+      if (!ip->c) R[ip->a] = Value();
       pc = P->code.data() + P->entry_value;
       NEXT();
     }
-    if (ins.c) R[ins.a] = Value::from_immortal_bits(fbits);
-    const Value& fn = R[ins.a];
+    if (ip->c) R[ip->a] = Value::from_immortal_bits(fbits);
+    const Value& fn = R[ip->a];
     const bool humus = is_humus(fn);
     const uint32_t n = humus ? code_of(fn).proto.arity : 0;
-    if (!humus || ins.b != n || code_of(fn).factory_for(ins.b)) {
+    uint32_t in_place = ip->x;  // arguments already in R(0 ..), by bit
+    if (!humus || ip->b != n || code_of(fn).factory_for(ip->b)) {
       // The call as written: every argument in R(a+1 ..).
-      for (uint32_t i = 0; i < ins.b; ++i)
-        if ((ins.x >> i) & 1) R[ins.a + 1 + i] = std::move(R[i]);
-      ins.x = 0;
+      for (uint32_t i = 0; i < ip->b; ++i)
+        if ((in_place >> i) & 1) R[ip->a + 1 + i] = std::move(R[i]);
+      in_place = 0;
     }
     if (humus) {
       const LambdaCode& code = code_of(fn);
       const Proto* callee = &code.proto;
-      if (code.factory_for(ins.b)) {
-        result = code.make_from_arguments(*fn.as<rt::Closure>(), R + ins.a + 1);
+      if (code.factory_for(ip->b)) {
+        result = code.make_from_arguments(*fn.as<rt::Closure>(), R + ip->a + 1);
         goto do_return;
       }
-      vm.ensure(size_t(ci->base) + std::max<size_t>(size_t(ins.a) + 1 + std::max<uint32_t>(ins.b, n), callee->nregs));
+      vm.ensure(size_t(ci->base) + std::max<size_t>(size_t(ip->a) + 1 + std::max<uint32_t>(ip->b, n), callee->nregs));
       R = vm.stack + ci->base;
-      if (ins.b != n && !adapt(R + ins.a + 1, ins.b, n)) {
+      if (ip->b != n && !adapt(R + ip->a + 1, ip->b, n)) {
         result = Value::undefined();
         goto do_return;
       }
@@ -1035,31 +1060,31 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
         R[-1].leak_bits();
         ci->f_borrowed = false;
       }
-      R[-1] = std::move(R[ins.a]);
+      R[-1] = std::move(R[ip->a]);
       for (uint32_t i = 0; i < n; ++i)
-        if (!((ins.x >> i) & 1)) R[i] = std::move(R[ins.a + 1 + i]);
-      drop_regs(R, n, std::min<uint32_t>(pc->a, P->nregs));  // the arguments' registers: moved from
+        if (!((in_place >> i) & 1)) R[i] = std::move(R[ip->a + 1 + i]);
+      drop_after_tail_call(R, *pc, n, P->nregs);  // the arguments' registers: moved from
       ci->proto = P = callee;
       K = P->consts.data();
       pc = P->code.data() + P->entry_value;
       NEXT();
     }
-    result = call_foreign(fn, R + ins.a + 1, ins.b, cx, LOC());
+    result = call_foreign(fn, R + ip->a + 1, ip->b, cx, LOC());
     RELOAD();
     goto do_return;
   }
   CASE(CALLST) {
-    const Value& fn = R[ins.a];
-    const bool keep = (ins.x & 1) && ci->has_site;
+    const Value& fn = R[ip->a];
+    const bool keep = (ip->x & 1) && ci->has_site;
     if (is_humus(fn)) [[likely]] {
       const LambdaCode& code = code_of(fn);
       const Proto* callee = &code.proto;
-      if (ins.b != callee->arity) {
-        vm.ensure(size_t(ci->base) + ins.a + 1 + std::max<uint32_t>(ins.b, callee->arity));
+      if (ip->b != callee->arity) {
+        vm.ensure(size_t(ci->base) + ip->a + 1 + std::max<uint32_t>(ip->b, callee->arity));
         R = vm.stack + ci->base;
-        if (!adapt(R + ins.a + 1, ins.b, callee->arity)) {
-          for (uint32_t i = 0, n = std::max<uint32_t>(ins.b, callee->arity); i < n; ++i) R[ins.a + 1 + i] = Value();
-          R[ins.a] = Value();
+        if (!adapt(R + ip->a + 1, ip->b, callee->arity)) {
+          for (uint32_t i = 0, n = std::max<uint32_t>(ip->b, callee->arity); i < n; ++i) R[ip->a + 1 + i] = Value();
+          R[ip->a] = Value();
           NEXT();
         }
       }
@@ -1067,21 +1092,21 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
       PUSH(callee, callee->entry_stmt, Kind::Stmt, true, site, code.loc);
       NEXT();
     }
-    slow_to(vm, ins.a, call_foreign(fn, R + ins.a + 1, ins.b, cx, LOC()));
+    slow_to(vm, ip->a, call_foreign(fn, R + ip->a + 1, ip->b, cx, LOC()));
     RELOAD();
-    for (uint32_t i = 1; i <= ins.b; ++i) R[ins.a + i] = Value();
+    for (uint32_t i = 1; i <= ip->b; ++i) R[ip->a + i] = Value();
     goto do_exec;
   }
   CASE(TAILCALLST) {
     SAFE_POINT();
-    const Value& fn = R[ins.a];
+    const Value& fn = R[ip->a];
     if (is_humus(fn)) [[likely]] {
       const Proto* callee = &code_of(fn).proto;
       const uint32_t n = callee->arity;
-      vm.ensure(size_t(ci->base) + std::max<size_t>(size_t(ins.a) + 1 + std::max<uint32_t>(ins.b, n), callee->nregs));
+      vm.ensure(size_t(ci->base) + std::max<size_t>(size_t(ip->a) + 1 + std::max<uint32_t>(ip->b, n), callee->nregs));
       R = vm.stack + ci->base;
-      if (ins.b != n && !adapt(R + ins.a + 1, ins.b, n)) goto do_end;
-      if (!((ins.x & 1) && ci->has_site)) {
+      if (ip->b != n && !adapt(R + ip->a + 1, ip->b, n)) goto do_end;
+      if (!((ip->x & 1) && ci->has_site)) {
         ci->site = LOC();
         ci->has_site = true;
       }
@@ -1089,33 +1114,33 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
         R[-1].leak_bits();
         ci->f_borrowed = false;
       }
-      R[-1] = std::move(R[ins.a]);
-      for (uint32_t i = 0; i < n; ++i) R[i] = std::move(R[ins.a + 1 + i]);
-      drop_regs(R, n, std::min<uint32_t>(pc->a, P->nregs));  // the arguments' registers: moved from
+      R[-1] = std::move(R[ip->a]);
+      for (uint32_t i = 0; i < n; ++i) R[i] = std::move(R[ip->a + 1 + i]);
+      drop_after_tail_call(R, *pc, n, P->nregs);  // the arguments' registers: moved from
       ci->kind = Kind::Stmt;
       ci->proto = P = callee;
       K = P->consts.data();
       pc = P->code.data() + P->entry_stmt;
       NEXT();
     }
-    slow_to(vm, ins.a, call_foreign(fn, R + ins.a + 1, ins.b, cx, LOC()));
+    slow_to(vm, ip->a, call_foreign(fn, R + ip->a + 1, ip->b, cx, LOC()));
     RELOAD();
-    for (uint32_t i = 1; i <= ins.b; ++i) R[ins.a + i] = Value();
+    for (uint32_t i = 1; i <= ip->b; ++i) R[ip->a + i] = Value();
     drops = kDropAll;
     goto do_tailexec;
   }
   CASE(BECOMEF) {
-    const Value& fn = R[ins.a];
+    const Value& fn = R[ip->a];
     if (is_humus(fn)) {
       const LambdaCode& code = code_of(fn);
-      if (code.factory_for(ins.b) && code.factory_sources.size() <= rt::Effects::kPendingMax) {
+      if (code.factory_for(ip->b) && code.factory_sources.size() <= rt::Effects::kPendingMax) {
         if (!cx.self) runtime_error(LOC(), "BECOME can only be used inside an actor's behavior, not at top level");
         rt::Effects& fx = cx.fx;
         if (fx.has_become()) runtime_error(LOC(), "a second BECOME in one message-event");
-        code.capture_arguments(*fn.as<rt::Closure>(), R + ins.a + 1, fx.pending);
+        code.capture_arguments(*fn.as<rt::Closure>(), R + ip->a + 1, fx.pending);
         fx.pending_count = uint32_t(code.factory_sources.size());
         fx.pending_code = code.factory;
-        R[ins.a] = Value();
+        R[ip->a] = Value();
         pc += 2;  // past the CALL and the BECOME that would make the closure
       }
     }
@@ -1124,21 +1149,21 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
 
   // ----------------------------------------------------------------- ends
   CASE(RET) {
-    result.put_bits(R[ins.a].leak_bits());
-    drop_regs(R, 0, std::min<uint32_t>(ins.b, P->nregs));
+    result.put_bits(R[ip->a].leak_bits());
+    drop_named(R, ip->x, ip->b, P->nregs);
     goto do_return_dropped;
   }
   CASE(RETK) {
-    result = K[ins.b];
-    drop_regs(R, 0, std::min<uint32_t>(ins.c, P->nregs));
+    result = K[ip->b];
+    drop_named(R, ip->x, ip->c, P->nregs);
     goto do_return_dropped;
   }
   CASE(END) {
-    drop_regs(R, 0, std::min<uint32_t>(ins.b, P->nregs));
+    drop_named(R, ip->x, ip->b, P->nregs);
     goto do_end_dropped;
   }
   CASE(UNHANDLED) {
-    drop_regs(R, 0, std::min<uint32_t>(ins.b, P->nregs));
+    drop_named(R, ip->x, ip->b, P->nregs);
     drop_function(R, *ci);
     vm.calls.pop_back();
     CHECK_EMPTY();
@@ -1146,13 +1171,13 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
   }
   CASE(EXEC) { goto do_exec; }
   CASE(TAILEXEC) {
-    drops = ins.b;
+    drops = ip->b | ((ip->x & kDropMask) ? kDropsMask : 0);
     goto do_tailexec;
   }
   CASE(BEHEXEC) {
-    const Value& v = R[ins.a];
+    const Value& v = R[ip->a];
     if (v.is_undefined()) {
-      drop_regs(R, 0, std::min<uint32_t>(ins.b, P->nregs));
+      drop_named(R, ip->x, ip->b, P->nregs);
       drop_function(R, *ci);
       vm.calls.pop_back();
       CHECK_EMPTY();
@@ -1160,44 +1185,44 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
     }
     if (!v.is_block()) [[unlikely]]
       runtime_error(LOC(), "a behavior must give a block or ?, not " + describe(v, cx));
-    drops = ins.b;
+    drops = ip->b | ((ip->x & kDropMask) ? kDropsMask : 0);
     goto do_tailexec;
   }
   CASE(DROPS) { std::abort(); }  // data after a tail call, never run
 
   // -------------------------------------------------------------- effects
   CASE(SEND) {
-    const Value& target = R[ins.b];
+    const Value& target = R[ip->b];
     if (!target.is_actor()) [[unlikely]] {
-      cx.rt.drop_send(LOC(), target, R[ins.a], cx);
+      cx.rt.drop_send(LOC(), target, R[ip->a], cx);
       NEXT();
     }
-    cx.fx.send(target.as<rt::Actor>(), (ins.x & 1) ? std::move(R[ins.a]) : Value(R[ins.a]));
+    cx.fx.send(target.as<rt::Actor>(), (ip->x & 1) ? std::move(R[ip->a]) : Value(R[ip->a]));
     NEXT();
   }
   CASE(AFTER) {
-    const Value& delay = R[ins.a];
+    const Value& delay = R[ip->a];
     if (!delay.is_small() || delay.small_value() < 0) [[unlikely]]
       runtime_error(LOC(), "AFTER needs a delay in milliseconds (an integer >= 0), not " + describe(delay, cx));
-    if (!R[ins.c].is_actor()) [[unlikely]] {
-      cx.rt.drop_send(LOC(), R[ins.c], R[ins.b], cx);
+    if (!R[ip->c].is_actor()) [[unlikely]] {
+      cx.rt.drop_send(LOC(), R[ip->c], R[ip->b], cx);
       NEXT();
     }
-    cx.fx.delay(delay.small_value(), R[ins.c], R[ins.b]);
+    cx.fx.delay(delay.small_value(), R[ip->c], R[ip->b]);
     NEXT();
   }
   CASE(BECOME) {
     if (!cx.self) [[unlikely]]
       runtime_error(LOC(), "BECOME can only be used inside an actor's behavior, not at top level");
-    if (!R[ins.a].is_function()) [[unlikely]]
-      runtime_error(LOC(), "BECOME needs a function as the behavior, not " + describe(R[ins.a], cx));
+    if (!R[ip->a].is_function()) [[unlikely]]
+      runtime_error(LOC(), "BECOME needs a function as the behavior, not " + describe(R[ip->a], cx));
     if (cx.fx.has_become()) [[unlikely]]
       runtime_error(LOC(), "a second BECOME in one message-event");
-    cx.fx.become = std::move(R[ins.a]);
+    cx.fx.become = std::move(R[ip->a]);
     NEXT();
   }
   CASE(THROW) {
-    Value v = R[ins.a];
+    Value v = R[ip->a];
     std::string text = "THROW " + describe(v, cx);
     throw rt::EventError{LOC(), std::move(text), std::move(v)};
   }
@@ -1237,7 +1262,7 @@ NEXT();
 
 do_exec :  // run R(a) as a statement, then go on here
 {
-  const Value& v = R[ins.a];
+  const Value& v = R[ip->a];
   if (v.is_block()) {
     const auto* block = static_cast<const BlockCodeImpl*>(v.as<rt::BlockValue>()->code);
     const Proto* bp = &block->proto;
@@ -1245,14 +1270,14 @@ do_exec :  // run R(a) as a statement, then go on here
     NEXT();
   }
   if (!v.is_undefined()) [[unlikely]]
-    ignored_value(v, cx, (ins.x & 1) && ci->has_site ? ci->site : LOC());
+    ignored_value(v, cx, (ip->x & 1) && ci->has_site ? ci->site : LOC());
   NEXT();
 }
 
 do_tailexec :  // run R(a) as a statement in place of this frame
 {
   SAFE_POINT();
-  const Value& v = R[ins.a];
+  const Value& v = R[ip->a];
   if (v.is_block()) {
     const Proto* bp = &static_cast<const BlockCodeImpl*>(v.as<rt::BlockValue>()->code)->proto;
     vm.ensure(size_t(ci->base) + std::max(bp->nregs, P->nregs));
@@ -1261,8 +1286,8 @@ do_tailexec :  // run R(a) as a statement in place of this frame
       R[-1].leak_bits();
       ci->f_borrowed = false;
     }
-    R[-1] = std::move(R[ins.a]);
-    drop_regs(R, 0, std::min<uint32_t>(drops, P->nregs));
+    R[-1] = std::move(R[ip->a]);
+    drop_named(R, (drops & kDropsMask) ? kDropMask : 0, drops & 0xFFFF, P->nregs);
     ci->kind = Kind::Stmt;
     ci->proto = P = bp;
     K = P->consts.data();
@@ -1270,8 +1295,8 @@ do_tailexec :  // run R(a) as a statement in place of this frame
     NEXT();
   }
   if (!v.is_undefined()) [[unlikely]]
-    ignored_value(v, cx, (ins.x & 1) && ci->has_site ? ci->site : LOC());
-  drop_regs(R, 0, std::min<uint32_t>(drops, P->nregs));
+    ignored_value(v, cx, (ip->x & 1) && ci->has_site ? ci->site : LOC());
+  drop_named(R, (drops & kDropsMask) ? kDropMask : 0, drops & 0xFFFF, P->nregs);
   goto do_end_dropped;
 }
 
