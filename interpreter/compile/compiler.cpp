@@ -31,6 +31,7 @@
 
 #include "interpreter/compile/dataflow.hpp"
 #include "interpreter/compile/drop_plan.hpp"
+#include "interpreter/compile/superinstructions.hpp"
 #include "interpreter/compile/last_use.hpp"
 #include "runtime/builtins.hpp"
 #include "runtime/integer.hpp"
@@ -140,11 +141,13 @@ using Labels = std::vector<uint32_t>;        // instructions whose jump target i
 constexpr uint32_t kNoReg = UINT32_MAX - 1;  // setup_call: no preferred register
 
 // Once a Proto's code is whole: last reads become moves, then each end of a
-// frame learns which registers it must release. Its tables then keep no
+// frame learns which registers it must release, then pairs of moves are
+// fused (superinstructions.cpp). Its tables then keep no
 // spare capacity: a script of many small functions is mostly Protos.
 void plan_registers(Proto& p) {
   plan_moves(p);
   plan_drops(p);
+  fuse_instructions(p);
   p.code.shrink_to_fit();
   p.pos.shrink_to_fit();
   p.consts.shrink_to_fit();

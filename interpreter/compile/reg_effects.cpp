@@ -28,6 +28,14 @@ void reg_effects(const Proto& p, uint32_t i, RegEffects& e) {
       e.writes = {a};
       if ((in.x & 1) && b != a) e.empties = {b};
       break;
+    case Op::MOVE2:  // made after the passes that read these effects; for completeness
+      e.reads = {b, c};
+      e.writes = {a, a + 1};
+      if ((in.x & 1) && b != a) e.empties.push_back(b);
+      if ((in.x & 2) && c != a + 1) e.empties.push_back(c);
+      e.jumps = {i + 2};
+      e.falls_through = false;
+      break;
     case Op::LOADK:
     case Op::GETCAP:
     case Op::GETGLOBAL:

@@ -12,6 +12,8 @@
 
 // ---- loads and values
 OP(MOVE)       // R(a) = R(b)                                   x: 1 = move (R(b) is left empty)
+OP(MOVE2)      // R(a) = R(b), then R(a+1) = R(c), then past the next instruction (the MOVE
+               //   it was fused from, compile/superinstructions.cpp)  x: 1 = move R(b), 2 = move R(c)
 OP(LOADK)      // R(a) = K(b)
 OP(GETCAP)     // R(a) = F.captures[b]
 OP(GETGLOBAL)  // R(a) = G(b); error when unbound

@@ -97,16 +97,17 @@ class CallStack {
   CallInfo& back() { return top_[-1]; }
   const CallInfo& back() const { return top_[-1]; }
   CallInfo& operator[](size_t i) { return first_[i]; }
+  // Whether a frame can be pushed without growing (room_for_call).
+  bool has_room() const { return top_ != end_; }
   CallInfo* push(const CallInfo& c) {
     if (top_ == end_) [[unlikely]]
       grow();
     *top_ = c;
     return top_++;
   }
-  // A frame for a call (no site), its fields written one by one.
+  // A frame for a call (no site), its fields written one by one; there is
+  // room (VmState::room_for_call said so).
   CallInfo* push_call(const Proto* proto, uint32_t base, Kind kind) {
-    if (top_ == end_) [[unlikely]]
-      grow();
     CallInfo* c = top_++;
     c->proto = proto;
     c->base = base;
@@ -118,8 +119,6 @@ class CallStack {
   }
   void pop_back() { --top_; }
   void resize(size_t n) { top_ = first_ + n; }
-
- private:
   [[gnu::noinline]] void grow() {
     const size_t n = size(), cap = std::max<size_t>(64, 2 * size_t(end_ - first_));
     auto* p = static_cast<CallInfo*>(std::realloc(static_cast<void*>(first_), cap * sizeof(CallInfo)));
@@ -128,6 +127,8 @@ class CallStack {
     top_ = p + n;
     end_ = p + cap;
   }
+
+ private:
   CallInfo* first_ = nullptr;
   CallInfo* top_ = nullptr;
   CallInfo* end_ = nullptr;
@@ -160,10 +161,11 @@ struct VmState final : rt::EngineState {
 #if HUMUS_CHECKS
     high = std::max(high, n);
 #endif
-    if (n <= cap && calls.size() < kMaxDepth) [[likely]]
+    if (n <= cap && calls.has_room()) [[likely]]
       return true;
     if (calls.size() >= kMaxDepth || n > kMaxStack) return false;
-    grow(n);
+    if (!calls.has_room()) calls.grow();
+    if (n > cap) grow(n);
     return true;
   }
   [[gnu::noinline]] void grow(size_t n) {
@@ -624,7 +626,6 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
   const Instr* pc = ci->pc;
   Value* R = vm.stack + ci->base;
   const Value* K = P->consts.data();
-  const Instr* ip = pc;  // the running instruction: each handler reads the operands it needs
   // What do_tailexec releases: a drop field, with kDropsMask when it is a set.
   constexpr uint32_t kDropsMask = 0x10000;
   uint32_t drops = kDropAll;
@@ -637,6 +638,9 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
     R = vm.stack + ci->base; \
     K = P->consts.data();    \
   } while (0)
+// The running instruction: a handler reads the operands it uses from it
+// (pc has moved past it), and reads none once it has moved pc itself.
+#define INS (pc[-1])
 #define LOC() P->loc(pc - 1)
 #define CHECK_EMPTY() check_empty_stack(vm)
 #define JUMP(offset) (pc += int16_t(offset))  // jumps are relative to the next instruction
@@ -657,10 +661,9 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
 #include "interpreter/engine/opcodes.hpp"
 #undef OP
   };
-#define NEXT()                                  \
-  do {                                          \
-    ip = pc++;                                  \
-    goto* kLabels[static_cast<size_t>(ip->op)]; \
+#define NEXT()                                      \
+  do {                                              \
+    goto* kLabels[static_cast<size_t>((pc++)->op)]; \
   } while (0)
 #define CASE(name) L_##name:
   NEXT();
@@ -668,8 +671,7 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
 #define NEXT() continue
 #define CASE(name) case Op::name:
   for (;;) {
-    ip = pc++;
-    switch (ip->op) {
+    switch ((pc++)->op) {
 #endif
 
   // Pushes a frame for `proto` whose registers start at R(a+1), entered at
@@ -677,7 +679,7 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
 #define PUSH(proto_, entry_, kind_, has_site_, site_, loc_)           \
   do {                                                                \
     SAFE_POINT();                                                     \
-    const uint32_t nb = ci->base + ip->a + 1;                         \
+    const uint32_t nb = ci->base + INS.a + 1;                         \
     ci->pc = pc;                                                      \
     if (!vm.room_for_call(size_t(nb) + (proto_)->nregs)) [[unlikely]] \
       too_deep(loc_);                                                 \
@@ -694,81 +696,87 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
 
   // ---------------------------------------------------- loads and values
   CASE(MOVE) {
-    R[ip->a].put_bits((ip->x & 1) ? R[ip->b].leak_bits() : Value::retain_bits(R[ip->b].bits()));
+    R[INS.a].put_bits((INS.x & 1) ? R[INS.b].leak_bits() : Value::retain_bits(R[INS.b].bits()));
+    NEXT();
+  }
+  CASE(MOVE2) {
+    R[INS.a].put_bits((INS.x & 1) ? R[INS.b].leak_bits() : Value::retain_bits(R[INS.b].bits()));
+    R[INS.a + 1].put_bits((INS.x & 2) ? R[INS.c].leak_bits() : Value::retain_bits(R[INS.c].bits()));
+    ++pc;  // past the second MOVE
     NEXT();
   }
   CASE(LOADK) {
-    R[ip->a].put_bits(Value::retain_bits(K[ip->b].bits()));
+    R[INS.a].put_bits(Value::retain_bits(K[INS.b].bits()));
     NEXT();
   }
   CASE(GETCAP) {
-    R[ip->a].put_bits(Value::retain_bits(captures_of(R)[ip->b].bits()));
+    R[INS.a].put_bits(Value::retain_bits(captures_of(R)[INS.b].bits()));
     NEXT();
   }
   CASE(GETGLOBAL) {
-    const GlobalRef& g = P->globals[ip->b];
+    const GlobalRef& g = P->globals[INS.b];
     const uint64_t bits = g.cell->load(std::memory_order_acquire);
     if (!bits) [[unlikely]]
       undefined_global(cx.rt.globals().name(g.slot), cx, LOC());
-    R[ip->a] = Value::from_immortal_bits(bits);  // a global's object is immortal: no count
+    R[INS.a] = Value::from_immortal_bits(bits);  // a global's object is immortal: no count
     NEXT();
   }
   CASE(SETGLOBAL) {
-    cx.rt.globals().set(P->globals[ip->b].slot, R[ip->a]);
+    cx.rt.globals().set(P->globals[INS.b].slot, R[INS.a]);
     NEXT();
   }
   CASE(SELFFN) {
-    R[ip->a] = R[-1];
+    R[INS.a] = R[-1];
     NEXT();
   }
   CASE(SIBLING) {
-    R[ip->a] = make_sibling(P->tables->siblings[ip->b], R);
+    R[INS.a] = make_sibling(P->tables->siblings[INS.b], R);
     NEXT();
   }
   CASE(SELF) {
     if (!cx.self) [[unlikely]]
       runtime_error(LOC(), "SELF is only defined inside an actor's behavior");
-    R[ip->a] = Value::share(cx.self);
+    R[INS.a] = Value::share(cx.self);
     NEXT();
   }
   CASE(NOW) {
-    R[ip->a] = rt::make_integer(cx.rt.now_ms());
+    R[INS.a] = rt::make_integer(cx.rt.now_ms());
     NEXT();
   }
   CASE(CLOSURE) {
-    R[ip->a] = make_closure(P->tables->closures[ip->b], R);
+    R[INS.a] = make_closure(P->tables->closures[INS.b], R);
     NEXT();
   }
   CASE(GROUP) {
-    make_group(P->tables->groups[ip->b], R);
+    make_group(P->tables->groups[INS.b], R);
     NEXT();
   }
   CASE(BLOCK) {
-    R[ip->a] = make_block(P->tables->blocks[ip->b], R);
+    R[INS.a] = make_block(P->tables->blocks[INS.b], R);
     NEXT();
   }
   CASE(PAIR) {
-    set(R[ip->a], rt::make_pair(take(R[ip->b], ip->x & 1), take(R[ip->c], ip->x & 2)));
+    set(R[INS.a], rt::make_pair(take(R[INS.b], INS.x & 1), take(R[INS.c], INS.x & 2)));
     NEXT();
   }
   CASE(TUPLE) {
-    R[ip->a] = tuple_of(R + ip->b, ip->c);
+    R[INS.a] = tuple_of(R + INS.b, INS.c);
     NEXT();
   }
   CASE(NEWACTOR) {
-    R[ip->a] = cx.rt.new_actor(Value(), ip->b ? K[ip->b - 1].symbol_id() : rt::Actor::kNoName);
+    R[INS.a] = cx.rt.new_actor(Value(), INS.b ? K[INS.b - 1].symbol_id() : rt::Actor::kNoName);
     NEXT();
   }
   CASE(NEW) {
-    if (!R[ip->b].is_function()) [[unlikely]]
-      runtime_error(LOC(), "NEW needs a function as the behavior, not " + describe(R[ip->b], cx));
-    R[ip->a] = cx.rt.new_actor(R[ip->b]);
+    if (!R[INS.b].is_function()) [[unlikely]]
+      runtime_error(LOC(), "NEW needs a function as the behavior, not " + describe(R[INS.b], cx));
+    R[INS.a] = cx.rt.new_actor(R[INS.b]);
     NEXT();
   }
   CASE(SETBEH) {
-    if (!R[ip->b].is_function()) [[unlikely]]
-      runtime_error(LOC(), "CREATE ... WITH needs a function as the behavior, not " + describe(R[ip->b], cx));
-    cx.rt.set_behavior(*R[ip->a].as<rt::Actor>(), R[ip->b]);
+    if (!R[INS.b].is_function()) [[unlikely]]
+      runtime_error(LOC(), "CREATE ... WITH needs a function as the behavior, not " + describe(R[INS.b], cx));
+    cx.rt.set_behavior(*R[INS.a].as<rt::Actor>(), R[INS.b]);
     NEXT();
   }
 
@@ -779,12 +787,12 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
 #define SMALL(w) (int64_t(w) >> 1)
 #define WORD(n) ((uint64_t(n) << 1) | 1)
 #define OPERANDS()                                               \
-  const uint64_t x = R[ip->b].bits();                            \
-  const uint64_t y = ((ip->x & 1) ? K[ip->c] : R[ip->c]).bits(); \
+  const uint64_t x = R[INS.b].bits();                            \
+  const uint64_t y = ((INS.x & 1) ? K[INS.c] : R[INS.c]).bits(); \
   const bool fast = (x & y & 1) && INTACT()
 #define BUILTIN_SLOW(name)                                                                                        \
   do {                                                                                                            \
-    slow_to(vm, ip->a, builtin_slow(Op::name, R[ip->b], (ip->x & 1) ? K[ip->c] : R[ip->c], INTACT(), cx, LOC())); \
+    slow_to(vm, INS.a, builtin_slow(Op::name, R[INS.b], (INS.x & 1) ? K[INS.c] : R[INS.c], INTACT(), cx, LOC())); \
     RELOAD();                                                                                                     \
   } while (0)
 #define ARITH(name, expr)                    \
@@ -793,7 +801,7 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
     if (fast) [[likely]] {                   \
       const int64_t r = expr;                \
       if (Value::fits_small(r)) [[likely]] { \
-        R[ip->a].put_bits(WORD(r));          \
+        R[INS.a].put_bits(WORD(r));          \
         NEXT();                              \
       }                                      \
     }                                        \
@@ -804,7 +812,7 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
   CASE(name) {                                                                     \
     OPERANDS();                                                                    \
     if (fast) [[likely]] {                                                         \
-      R[ip->a].put_bits((expr) ? Value::truth().bits() : Value::falsity().bits()); \
+      R[INS.a].put_bits((expr) ? Value::truth().bits() : Value::falsity().bits()); \
       NEXT();                                                                      \
     }                                                                              \
     BUILTIN_SLOW(name);                                                            \
@@ -816,7 +824,7 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
     OPERANDS();
     int64_t r;
     if (fast && !__builtin_mul_overflow(SMALL(x), SMALL(y), &r) && Value::fits_small(r)) [[likely]] {
-      R[ip->a].put_bits(WORD(r));
+      R[INS.a].put_bits(WORD(r));
       NEXT();
     }
     BUILTIN_SLOW(MUL);
@@ -829,7 +837,7 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
       int64_t q = a / b;
       if (a % b < 0) q += b > 0 ? -1 : 1;
       if (Value::fits_small(q)) [[likely]] {  // only -2^62 / -1 does not
-        R[ip->a].put_bits(WORD(q));
+        R[INS.a].put_bits(WORD(q));
         NEXT();
       }
     }
@@ -842,7 +850,7 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
       const int64_t b = SMALL(y);
       int64_t r = SMALL(x) % b;
       if (r < 0) r += b > 0 ? b : -b;
-      R[ip->a].put_bits(WORD(r));
+      R[INS.a].put_bits(WORD(r));
       NEXT();
     }
     BUILTIN_SLOW(MOD);
@@ -855,7 +863,7 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
   CASE(COMPARE) {
     OPERANDS();
     if (fast) [[likely]] {
-      R[ip->a].put_bits(WORD((SMALL(x) > SMALL(y)) - (SMALL(x) < SMALL(y))));
+      R[INS.a].put_bits(WORD((SMALL(x) > SMALL(y)) - (SMALL(x) < SMALL(y))));
       NEXT();
     }
     BUILTIN_SLOW(COMPARE);
@@ -864,7 +872,7 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
   CASE(EQ) {
     OPERANDS();
     if (INTACT() && (x == y || (x & 3) || (y & 3))) [[likely]] {  // the same word, or not both objects
-      R[ip->a].put_bits(x == y ? Value::truth().bits() : Value::falsity().bits());
+      R[INS.a].put_bits(x == y ? Value::truth().bits() : Value::falsity().bits());
       NEXT();
     }
     (void)fast;
@@ -872,61 +880,61 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
     NEXT();
   }
   CASE(ADDI) {
-    const uint64_t x = R[ip->b].bits();
+    const uint64_t x = R[INS.b].bits();
     if ((x & 1) && INTACT()) [[likely]] {
-      const int64_t r = SMALL(x) + (int64_t(ip->c) - 32768);
+      const int64_t r = SMALL(x) + (int64_t(INS.c) - 32768);
       if (Value::fits_small(r)) [[likely]] {
-        R[ip->a].put_bits(WORD(r));
+        R[INS.a].put_bits(WORD(r));
         NEXT();
       }
     }
-    slow_to(vm, ip->a, builtin_slow(Op::ADDI, R[ip->b], Value::small(int64_t(ip->c) - 32768), INTACT(), cx, LOC()));
+    slow_to(vm, INS.a, builtin_slow(Op::ADDI, R[INS.b], Value::small(int64_t(INS.c) - 32768), INTACT(), cx, LOC()));
     RELOAD();
     NEXT();
   }
   CASE(SUBI) {
-    const uint64_t x = R[ip->b].bits();
+    const uint64_t x = R[INS.b].bits();
     if ((x & 1) && INTACT()) [[likely]] {
-      const int64_t r = SMALL(x) - (int64_t(ip->c) - 32768);
+      const int64_t r = SMALL(x) - (int64_t(INS.c) - 32768);
       if (Value::fits_small(r)) [[likely]] {
-        R[ip->a].put_bits(WORD(r));
+        R[INS.a].put_bits(WORD(r));
         NEXT();
       }
     }
-    slow_to(vm, ip->a, builtin_slow(Op::SUBI, R[ip->b], Value::small(int64_t(ip->c) - 32768), INTACT(), cx, LOC()));
+    slow_to(vm, INS.a, builtin_slow(Op::SUBI, R[INS.b], Value::small(int64_t(INS.c) - 32768), INTACT(), cx, LOC()));
     RELOAD();
     NEXT();
   }
 
   // ---------------------------------------------------- tests and jumps
   CASE(JMP) {
-    JUMP(ip->c);
+    JUMP(INS.c);
     NEXT();
   }
   CASE(JNWORD) {
-    if (R[ip->a].bits() != K[ip->b].bits()) JUMP(ip->c);
+    if (R[INS.a].bits() != K[INS.b].bits()) JUMP(INS.c);
     NEXT();
   }
   CASE(JNEQ) {
-    const uint64_t x = R[ip->a].bits(), y = R[ip->b].bits();
-    if (x != y && ((x & 3) || (y & 3) || !rt::equal(R[ip->a], R[ip->b]))) JUMP(ip->c);
+    const uint64_t x = R[INS.a].bits(), y = R[INS.b].bits();
+    if (x != y && ((x & 3) || (y & 3) || !rt::equal(R[INS.a], R[INS.b]))) JUMP(INS.c);
     NEXT();
   }
   CASE(JNEQK) {
-    if (!equal_values(R[ip->a], K[ip->b])) JUMP(ip->c);
+    if (!equal_values(R[INS.a], K[INS.b])) JUMP(INS.c);
     NEXT();
   }
 #define JCOMPARE(name, test)                                                                                  \
   CASE(name) {                                                                                                \
-    const uint64_t x = R[ip->a].bits();                                                                       \
-    const uint64_t y = ((ip->x & 1) ? K[ip->b] : R[ip->b]).bits();                                            \
+    const uint64_t x = R[INS.a].bits();                                                                       \
+    const uint64_t y = ((INS.x & 1) ? K[INS.b] : R[INS.b]).bits();                                            \
     if ((x & y & 1) && INTACT()) [[likely]] {                                                                 \
-      if (!(SMALL(x) test SMALL(y))) JUMP(ip->c);                                                             \
+      if (!(SMALL(x) test SMALL(y))) JUMP(INS.c);                                                             \
     } else {                                                                                                  \
       const bool holds =                                                                                      \
-          builtin_slow(Op::name, R[ip->a], (ip->x & 1) ? K[ip->b] : R[ip->b], INTACT(), cx, LOC()).is_true(); \
+          builtin_slow(Op::name, R[INS.a], (INS.x & 1) ? K[INS.b] : R[INS.b], INTACT(), cx, LOC()).is_true(); \
       RELOAD();                                                                                               \
-      if (!holds) JUMP(ip->c);                                                                                \
+      if (!holds) JUMP(INS.c);                                                                                \
     }                                                                                                         \
     NEXT();                                                                                                   \
   }
@@ -935,121 +943,121 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
   JCOMPARE(JNGREATER, >)
   JCOMPARE(JNGREATEREQ, >=)
   CASE(JNPAIR) {
-    if (!R[ip->a].is_pair()) JUMP(ip->c);
+    if (!R[INS.a].is_pair()) JUMP(INS.c);
     NEXT();
   }
   CASE(JNTAG) {
-    const Value& v = R[ip->a];
-    if (!v.is_pair() || v.as<rt::Pair>()->head.bits() != K[ip->b].bits()) JUMP(ip->c);
+    const Value& v = R[INS.a];
+    if (!v.is_pair() || v.as<rt::Pair>()->head.bits() != K[INS.b].bits()) JUMP(INS.c);
     NEXT();
   }
   CASE(JNSELF) {
-    const Value& v = R[ip->a];
-    if (!(cx.self && v.is_actor() && v.object() == cx.self)) JUMP(ip->c);
+    const Value& v = R[INS.a];
+    if (!(cx.self && v.is_actor() && v.object() == cx.self)) JUMP(INS.c);
     NEXT();
   }
   CASE(TAGSWITCH) {
-    const Value& v = R[ip->a];
+    const Value& v = R[INS.a];
     if (v.is_pair())
-      pc = P->code.data() + P->switches[ip->b].target(v.as<rt::Pair>()->head.bits());
+      pc = P->code.data() + P->switches[INS.b].target(v.as<rt::Pair>()->head.bits());
     else
-      JUMP(ip->c);
+      JUMP(INS.c);
     NEXT();
   }
   CASE(UNPAIRJ) {
-    if (!R[ip->a].is_pair()) {
-      JUMP(ip->c);
+    if (!R[INS.a].is_pair()) {
+      JUMP(INS.c);
       NEXT();
     }
     goto unpair;
   }
   CASE(UNPAIR) {
   unpair:
-    if (ip->x & 1)
-      unpair_last(R, ip->a, ip->b);
+    if (INS.x & 1)
+      unpair_last(R, INS.a, INS.b);
     else
-      unpair(R, ip->a, ip->b);
+      unpair(R, INS.a, INS.b);
     NEXT();
   }
   CASE(LETFAIL) { runtime_error(LOC(), "LET mismatch: the value does not match the pattern"); }
 
   // ---------------------------------------------------------------- calls
   CASE(CALL) {
-    if (ip->c) {  // the callee is a global
-      const GlobalRef& g = P->globals[ip->c - 1];
+    if (INS.c) {  // the callee is a global
+      const GlobalRef& g = P->globals[INS.c - 1];
       const uint64_t bits = g.cell->load(std::memory_order_acquire);
       if (!bits) [[unlikely]]
         undefined_global(cx.rt.globals().name(g.slot), cx, LOC());
-      R[ip->a].put_bits(bits);  // a global's object is immortal: no count
+      R[INS.a].put_bits(bits);  // a global's object is immortal: no count
     }
-    const Value& fn = R[ip->a];
+    const Value& fn = R[INS.a];
     if (is_humus(fn)) [[likely]] {
       const LambdaCode& code = code_of(fn);
       const Proto* callee = &code.proto;
-      if (code.factory_for(ip->b)) {
-        R[ip->a] = code.make_from_arguments(*fn.as<rt::Closure>(), R + ip->a + 1);
+      if (code.factory_for(INS.b)) {
+        R[INS.a] = code.make_from_arguments(*fn.as<rt::Closure>(), R + INS.a + 1);
         NEXT();
       }
-      if (ip->b != callee->arity) {
-        vm.ensure(size_t(ci->base) + ip->a + 1 + std::max<uint32_t>(ip->b, callee->arity));
+      if (INS.b != callee->arity) {
+        vm.ensure(size_t(ci->base) + INS.a + 1 + std::max<uint32_t>(INS.b, callee->arity));
         R = vm.stack + ci->base;
-        if (!adapt(R + ip->a + 1, ip->b, callee->arity)) {
-          for (uint32_t i = 0, n = std::max<uint32_t>(ip->b, callee->arity); i < n; ++i) R[ip->a + 1 + i] = Value();
-          R[ip->a] = Value::undefined();  // the argument does not match the parameter
+        if (!adapt(R + INS.a + 1, INS.b, callee->arity)) {
+          for (uint32_t i = 0, n = std::max<uint32_t>(INS.b, callee->arity); i < n; ++i) R[INS.a + 1 + i] = Value();
+          R[INS.a] = Value::undefined();  // the argument does not match the parameter
           NEXT();
         }
       }
       PUSH(callee, callee->entry_value, Kind::Value, false, rt::SourceLoc{}, code.loc);
       NEXT();
     }
-    slow_to(vm, ip->a, call_foreign(fn, R + ip->a + 1, ip->b, cx, LOC()));
+    slow_to(vm, INS.a, call_foreign(fn, R + INS.a + 1, INS.b, cx, LOC()));
     RELOAD();
-    for (uint32_t i = 1; i <= ip->b; ++i) R[ip->a + i] = Value();
+    for (uint32_t i = 1; i <= INS.b; ++i) R[INS.a + i] = Value();
     NEXT();
   }
   CASE(TAILCALL) {
     SAFE_POINT();
     uint64_t fbits;
-    if (ip->c) {  // the callee is a global
-      const GlobalRef& g = P->globals[ip->c - 1];
+    if (INS.c) {  // the callee is a global
+      const GlobalRef& g = P->globals[INS.c - 1];
       fbits = g.cell->load(std::memory_order_acquire);
       if (!fbits) [[unlikely]]
         undefined_global(cx.rt.globals().name(g.slot), cx, LOC());
     } else {
-      fbits = R[ip->a].bits();
+      fbits = R[INS.a].bits();
     }
-    if (fbits == R[-1].bits() && ip->b == P->arity) [[likely]] {
+    if (fbits == R[-1].bits() && INS.b == P->arity) [[likely]] {
       // A call of the running function itself: the arguments become the
       // parameters (those written in place already are), the rest of the
       // frame is emptied, and the body starts again in the same frame.
-      if (ip->x != (1u << ip->b) - 1) [[unlikely]]  // not every argument is in place
-        for (uint32_t i = 0; i < ip->b; ++i)
-          if (!((ip->x >> i) & 1)) R[i] = std::move(R[ip->a + 1 + i]);
-      if (!ip->c) R[ip->a] = Value();
+      if (INS.x != (1u << INS.b) - 1) [[unlikely]]  // not every argument is in place
+        for (uint32_t i = 0; i < INS.b; ++i)
+          if (!((INS.x >> i) & 1)) R[i] = std::move(R[INS.a + 1 + i]);
+      if (!INS.c) R[INS.a] = Value();
       pc = P->code.data() + P->entry_value;
       NEXT();
     }
-    if (ip->c) R[ip->a] = Value::from_immortal_bits(fbits);
-    const Value& fn = R[ip->a];
+    if (INS.c) R[INS.a] = Value::from_immortal_bits(fbits);
+    const Value& fn = R[INS.a];
     const bool humus = is_humus(fn);
     const uint32_t n = humus ? code_of(fn).proto.arity : 0;
-    uint32_t in_place = ip->x;  // arguments already in R(0 ..), by bit
-    if (!humus || ip->b != n || code_of(fn).factory_for(ip->b)) {
+    uint32_t in_place = INS.x;  // arguments already in R(0 ..), by bit
+    if (!humus || INS.b != n || code_of(fn).factory_for(INS.b)) {
       // The call as written: every argument in R(a+1 ..).
-      for (uint32_t i = 0; i < ip->b; ++i)
-        if ((in_place >> i) & 1) R[ip->a + 1 + i] = std::move(R[i]);
+      for (uint32_t i = 0; i < INS.b; ++i)
+        if ((in_place >> i) & 1) R[INS.a + 1 + i] = std::move(R[i]);
       in_place = 0;
     }
     if (humus) {
       const LambdaCode& code = code_of(fn);
       const Proto* callee = &code.proto;
-      if (code.factory_for(ip->b)) {
-        result = code.make_from_arguments(*fn.as<rt::Closure>(), R + ip->a + 1);
+      if (code.factory_for(INS.b)) {
+        result = code.make_from_arguments(*fn.as<rt::Closure>(), R + INS.a + 1);
         goto do_return;
       }
-      vm.ensure(size_t(ci->base) + std::max<size_t>(size_t(ip->a) + 1 + std::max<uint32_t>(ip->b, n), callee->nregs));
+      vm.ensure(size_t(ci->base) + std::max<size_t>(size_t(INS.a) + 1 + std::max<uint32_t>(INS.b, n), callee->nregs));
       R = vm.stack + ci->base;
-      if (ip->b != n && !adapt(R + ip->a + 1, ip->b, n)) {
+      if (INS.b != n && !adapt(R + INS.a + 1, INS.b, n)) {
         result = Value::undefined();
         goto do_return;
       }
@@ -1060,31 +1068,31 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
         R[-1].leak_bits();
         ci->f_borrowed = false;
       }
-      R[-1] = std::move(R[ip->a]);
+      R[-1] = std::move(R[INS.a]);
       for (uint32_t i = 0; i < n; ++i)
-        if (!((in_place >> i) & 1)) R[i] = std::move(R[ip->a + 1 + i]);
+        if (!((in_place >> i) & 1)) R[i] = std::move(R[INS.a + 1 + i]);
       drop_after_tail_call(R, *pc, n, P->nregs);  // the arguments' registers: moved from
       ci->proto = P = callee;
       K = P->consts.data();
       pc = P->code.data() + P->entry_value;
       NEXT();
     }
-    result = call_foreign(fn, R + ip->a + 1, ip->b, cx, LOC());
+    result = call_foreign(fn, R + INS.a + 1, INS.b, cx, LOC());
     RELOAD();
     goto do_return;
   }
   CASE(CALLST) {
-    const Value& fn = R[ip->a];
-    const bool keep = (ip->x & 1) && ci->has_site;
+    const Value& fn = R[INS.a];
+    const bool keep = (INS.x & 1) && ci->has_site;
     if (is_humus(fn)) [[likely]] {
       const LambdaCode& code = code_of(fn);
       const Proto* callee = &code.proto;
-      if (ip->b != callee->arity) {
-        vm.ensure(size_t(ci->base) + ip->a + 1 + std::max<uint32_t>(ip->b, callee->arity));
+      if (INS.b != callee->arity) {
+        vm.ensure(size_t(ci->base) + INS.a + 1 + std::max<uint32_t>(INS.b, callee->arity));
         R = vm.stack + ci->base;
-        if (!adapt(R + ip->a + 1, ip->b, callee->arity)) {
-          for (uint32_t i = 0, n = std::max<uint32_t>(ip->b, callee->arity); i < n; ++i) R[ip->a + 1 + i] = Value();
-          R[ip->a] = Value();
+        if (!adapt(R + INS.a + 1, INS.b, callee->arity)) {
+          for (uint32_t i = 0, n = std::max<uint32_t>(INS.b, callee->arity); i < n; ++i) R[INS.a + 1 + i] = Value();
+          R[INS.a] = Value();
           NEXT();
         }
       }
@@ -1092,21 +1100,21 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
       PUSH(callee, callee->entry_stmt, Kind::Stmt, true, site, code.loc);
       NEXT();
     }
-    slow_to(vm, ip->a, call_foreign(fn, R + ip->a + 1, ip->b, cx, LOC()));
+    slow_to(vm, INS.a, call_foreign(fn, R + INS.a + 1, INS.b, cx, LOC()));
     RELOAD();
-    for (uint32_t i = 1; i <= ip->b; ++i) R[ip->a + i] = Value();
+    for (uint32_t i = 1; i <= INS.b; ++i) R[INS.a + i] = Value();
     goto do_exec;
   }
   CASE(TAILCALLST) {
     SAFE_POINT();
-    const Value& fn = R[ip->a];
+    const Value& fn = R[INS.a];
     if (is_humus(fn)) [[likely]] {
       const Proto* callee = &code_of(fn).proto;
       const uint32_t n = callee->arity;
-      vm.ensure(size_t(ci->base) + std::max<size_t>(size_t(ip->a) + 1 + std::max<uint32_t>(ip->b, n), callee->nregs));
+      vm.ensure(size_t(ci->base) + std::max<size_t>(size_t(INS.a) + 1 + std::max<uint32_t>(INS.b, n), callee->nregs));
       R = vm.stack + ci->base;
-      if (ip->b != n && !adapt(R + ip->a + 1, ip->b, n)) goto do_end;
-      if (!((ip->x & 1) && ci->has_site)) {
+      if (INS.b != n && !adapt(R + INS.a + 1, INS.b, n)) goto do_end;
+      if (!((INS.x & 1) && ci->has_site)) {
         ci->site = LOC();
         ci->has_site = true;
       }
@@ -1114,8 +1122,8 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
         R[-1].leak_bits();
         ci->f_borrowed = false;
       }
-      R[-1] = std::move(R[ip->a]);
-      for (uint32_t i = 0; i < n; ++i) R[i] = std::move(R[ip->a + 1 + i]);
+      R[-1] = std::move(R[INS.a]);
+      for (uint32_t i = 0; i < n; ++i) R[i] = std::move(R[INS.a + 1 + i]);
       drop_after_tail_call(R, *pc, n, P->nregs);  // the arguments' registers: moved from
       ci->kind = Kind::Stmt;
       ci->proto = P = callee;
@@ -1123,24 +1131,24 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
       pc = P->code.data() + P->entry_stmt;
       NEXT();
     }
-    slow_to(vm, ip->a, call_foreign(fn, R + ip->a + 1, ip->b, cx, LOC()));
+    slow_to(vm, INS.a, call_foreign(fn, R + INS.a + 1, INS.b, cx, LOC()));
     RELOAD();
-    for (uint32_t i = 1; i <= ip->b; ++i) R[ip->a + i] = Value();
+    for (uint32_t i = 1; i <= INS.b; ++i) R[INS.a + i] = Value();
     drops = kDropAll;
     goto do_tailexec;
   }
   CASE(BECOMEF) {
-    const Value& fn = R[ip->a];
+    const Value& fn = R[INS.a];
     if (is_humus(fn)) {
       const LambdaCode& code = code_of(fn);
-      if (code.factory_for(ip->b) && code.factory_sources.size() <= rt::Effects::kPendingMax) {
+      if (code.factory_for(INS.b) && code.factory_sources.size() <= rt::Effects::kPendingMax) {
         if (!cx.self) runtime_error(LOC(), "BECOME can only be used inside an actor's behavior, not at top level");
         rt::Effects& fx = cx.fx;
         if (fx.has_become()) runtime_error(LOC(), "a second BECOME in one message-event");
-        code.capture_arguments(*fn.as<rt::Closure>(), R + ip->a + 1, fx.pending);
+        code.capture_arguments(*fn.as<rt::Closure>(), R + INS.a + 1, fx.pending);
         fx.pending_count = uint32_t(code.factory_sources.size());
         fx.pending_code = code.factory;
-        R[ip->a] = Value();
+        R[INS.a] = Value();
         pc += 2;  // past the CALL and the BECOME that would make the closure
       }
     }
@@ -1149,21 +1157,32 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
 
   // ----------------------------------------------------------------- ends
   CASE(RET) {
-    result.put_bits(R[ip->a].leak_bits());
-    drop_named(R, ip->x, ip->b, P->nregs);
-    goto do_return_dropped;
+    const uint64_t v = R[INS.a].leak_bits();
+    drop_named(R, INS.x, INS.b, P->nregs);
+    if (ci->entry) [[unlikely]] {
+      result.put_bits(v);
+      goto do_return_dropped;
+    }
+    // The common case, straight: the value goes to the caller's R(a), where
+    // the callee was, without passing through `result`.
+    drop_function(R, *ci);
+    R[-1].put_bits(v);
+    vm.calls.pop_back();
+    RELOAD();
+    pc = ci->pc;
+    NEXT();
   }
   CASE(RETK) {
-    result = K[ip->b];
-    drop_named(R, ip->x, ip->c, P->nregs);
+    result = K[INS.b];
+    drop_named(R, INS.x, INS.c, P->nregs);
     goto do_return_dropped;
   }
   CASE(END) {
-    drop_named(R, ip->x, ip->b, P->nregs);
+    drop_named(R, INS.x, INS.b, P->nregs);
     goto do_end_dropped;
   }
   CASE(UNHANDLED) {
-    drop_named(R, ip->x, ip->b, P->nregs);
+    drop_named(R, INS.x, INS.b, P->nregs);
     drop_function(R, *ci);
     vm.calls.pop_back();
     CHECK_EMPTY();
@@ -1171,13 +1190,13 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
   }
   CASE(EXEC) { goto do_exec; }
   CASE(TAILEXEC) {
-    drops = ip->b | ((ip->x & kDropMask) ? kDropsMask : 0);
+    drops = INS.b | ((INS.x & kDropMask) ? kDropsMask : 0);
     goto do_tailexec;
   }
   CASE(BEHEXEC) {
-    const Value& v = R[ip->a];
+    const Value& v = R[INS.a];
     if (v.is_undefined()) {
-      drop_named(R, ip->x, ip->b, P->nregs);
+      drop_named(R, INS.x, INS.b, P->nregs);
       drop_function(R, *ci);
       vm.calls.pop_back();
       CHECK_EMPTY();
@@ -1185,44 +1204,44 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
     }
     if (!v.is_block()) [[unlikely]]
       runtime_error(LOC(), "a behavior must give a block or ?, not " + describe(v, cx));
-    drops = ip->b | ((ip->x & kDropMask) ? kDropsMask : 0);
+    drops = INS.b | ((INS.x & kDropMask) ? kDropsMask : 0);
     goto do_tailexec;
   }
   CASE(DROPS) { std::abort(); }  // data after a tail call, never run
 
   // -------------------------------------------------------------- effects
   CASE(SEND) {
-    const Value& target = R[ip->b];
+    const Value& target = R[INS.b];
     if (!target.is_actor()) [[unlikely]] {
-      cx.rt.drop_send(LOC(), target, R[ip->a], cx);
+      cx.rt.drop_send(LOC(), target, R[INS.a], cx);
       NEXT();
     }
-    cx.fx.send(target.as<rt::Actor>(), (ip->x & 1) ? std::move(R[ip->a]) : Value(R[ip->a]));
+    cx.fx.send(target.as<rt::Actor>(), (INS.x & 1) ? std::move(R[INS.a]) : Value(R[INS.a]));
     NEXT();
   }
   CASE(AFTER) {
-    const Value& delay = R[ip->a];
+    const Value& delay = R[INS.a];
     if (!delay.is_small() || delay.small_value() < 0) [[unlikely]]
       runtime_error(LOC(), "AFTER needs a delay in milliseconds (an integer >= 0), not " + describe(delay, cx));
-    if (!R[ip->c].is_actor()) [[unlikely]] {
-      cx.rt.drop_send(LOC(), R[ip->c], R[ip->b], cx);
+    if (!R[INS.c].is_actor()) [[unlikely]] {
+      cx.rt.drop_send(LOC(), R[INS.c], R[INS.b], cx);
       NEXT();
     }
-    cx.fx.delay(delay.small_value(), R[ip->c], R[ip->b]);
+    cx.fx.delay(delay.small_value(), R[INS.c], R[INS.b]);
     NEXT();
   }
   CASE(BECOME) {
     if (!cx.self) [[unlikely]]
       runtime_error(LOC(), "BECOME can only be used inside an actor's behavior, not at top level");
-    if (!R[ip->a].is_function()) [[unlikely]]
-      runtime_error(LOC(), "BECOME needs a function as the behavior, not " + describe(R[ip->a], cx));
+    if (!R[INS.a].is_function()) [[unlikely]]
+      runtime_error(LOC(), "BECOME needs a function as the behavior, not " + describe(R[INS.a], cx));
     if (cx.fx.has_become()) [[unlikely]]
       runtime_error(LOC(), "a second BECOME in one message-event");
-    cx.fx.become = std::move(R[ip->a]);
+    cx.fx.become = std::move(R[INS.a]);
     NEXT();
   }
   CASE(THROW) {
-    Value v = R[ip->a];
+    Value v = R[INS.a];
     std::string text = "THROW " + describe(v, cx);
     throw rt::EventError{LOC(), std::move(text), std::move(v)};
   }
@@ -1262,7 +1281,7 @@ NEXT();
 
 do_exec :  // run R(a) as a statement, then go on here
 {
-  const Value& v = R[ip->a];
+  const Value& v = R[INS.a];
   if (v.is_block()) {
     const auto* block = static_cast<const BlockCodeImpl*>(v.as<rt::BlockValue>()->code);
     const Proto* bp = &block->proto;
@@ -1270,14 +1289,14 @@ do_exec :  // run R(a) as a statement, then go on here
     NEXT();
   }
   if (!v.is_undefined()) [[unlikely]]
-    ignored_value(v, cx, (ip->x & 1) && ci->has_site ? ci->site : LOC());
+    ignored_value(v, cx, (INS.x & 1) && ci->has_site ? ci->site : LOC());
   NEXT();
 }
 
 do_tailexec :  // run R(a) as a statement in place of this frame
 {
   SAFE_POINT();
-  const Value& v = R[ip->a];
+  const Value& v = R[INS.a];
   if (v.is_block()) {
     const Proto* bp = &static_cast<const BlockCodeImpl*>(v.as<rt::BlockValue>()->code)->proto;
     vm.ensure(size_t(ci->base) + std::max(bp->nregs, P->nregs));
@@ -1286,7 +1305,7 @@ do_tailexec :  // run R(a) as a statement in place of this frame
       R[-1].leak_bits();
       ci->f_borrowed = false;
     }
-    R[-1] = std::move(R[ip->a]);
+    R[-1] = std::move(R[INS.a]);
     drop_named(R, (drops & kDropsMask) ? kDropMask : 0, drops & 0xFFFF, P->nregs);
     ci->kind = Kind::Stmt;
     ci->proto = P = bp;
@@ -1295,13 +1314,14 @@ do_tailexec :  // run R(a) as a statement in place of this frame
     NEXT();
   }
   if (!v.is_undefined()) [[unlikely]]
-    ignored_value(v, cx, (ip->x & 1) && ci->has_site ? ci->site : LOC());
+    ignored_value(v, cx, (INS.x & 1) && ci->has_site ? ci->site : LOC());
   drop_named(R, (drops & kDropsMask) ? kDropMask : 0, drops & 0xFFFF, P->nregs);
   goto do_end_dropped;
 }
 
 #undef RELOAD
 #undef LOC
+#undef INS
 #undef JUMP
 #undef INTACT
 #undef SAFE_POINT

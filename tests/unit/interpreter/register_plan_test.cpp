@@ -7,6 +7,7 @@
 #include <string>
 
 #include "grammar/ast.hpp"
+#include "interpreter/compile/superinstructions.hpp"
 #include "interpreter/engine/disassemble.hpp"
 #include "interpreter/interpreter.hpp"
 
@@ -50,9 +51,27 @@ TEST_CASE("a pair matched for the last time is taken apart in place") {
 TEST_CASE("a variable read again later is copied until its last read") {
   const std::string code = code_of("DEF twice(f, x) AS f(f(x))\n");
   // The outer callee is loaded first: a copy, as f is read again for the
-  // inner call, which moves it.
+  // inner call, which moves it (x=1: move R(b); the inner call's callee and
+  // argument are set out by one MOVE2, whose second MOVE stays listed).
   CHECK(has(code, "MOVE        a=2 b=0 c=0\n"));
-  CHECK(has(code, "MOVE        a=4 b=0 c=0 x=1\n"));
+  CHECK(has(code, "MOVE2       a=4 b=0 c=1 x=3\n"));
+  CHECK(has(code, "MOVE        a=5 b=1 c=0 x=1\n"));
+}
+
+TEST_CASE("two moves into neighbouring registers become one MOVE2") {
+  using humus::interp::Instr;
+  using humus::interp::Op;
+  humus::interp::Proto p;
+  p.code = {Instr{Op::MOVE, 1, 4, 0, 0}, Instr{Op::MOVE, 0, 5, 1, 0},   // fused: x says which are moves
+            Instr{Op::MOVE, 0, 6, 2, 0}, Instr{Op::MOVE, 0, 7, 6, 0},   // not: the second reads the first's
+            Instr{Op::MOVE, 0, 9, 3, 0}, Instr{Op::MOVE, 0, 11, 3, 0},  // not: not neighbours
+            Instr{Op::MOVE, 0, 2, 0, 0}};                               // last: nothing to pair with
+  humus::interp::fuse_instructions(p);
+  CHECK(p.code[0].op == Op::MOVE2);
+  CHECK(p.code[0].x == 1);
+  CHECK((p.code[0].a == 4 && p.code[0].b == 0 && p.code[0].c == 1));
+  CHECK(p.code[1].op == Op::MOVE);  // kept: a jump may land on it
+  for (size_t i = 2; i < p.code.size(); ++i) CHECK(p.code[i].op == Op::MOVE);
 }
 
 TEST_CASE("a loop's tail call releases only what the iteration wrote") {

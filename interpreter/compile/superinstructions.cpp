@@ -1,0 +1,25 @@
+// Superinstructions (superinstructions.hpp).
+//
+// MOVE a, b then MOVE a+1, c — how a call's arguments are set out — become
+// MOVE2 a, b, c, which does both and steps over the second MOVE. The second
+// stays in the code as it was: a jump to it still finds a MOVE, and no
+// jump, switch or entry needs renumbering. The passes over registers
+// (last_use.cpp, drop_plan.cpp) have run by then and never see a MOVE2.
+#include "interpreter/compile/superinstructions.hpp"
+
+namespace humus::interp {
+
+void fuse_instructions(Proto& p) {
+  for (size_t i = 0; i + 1 < p.code.size(); ++i) {
+    Instr& first = p.code[i];
+    const Instr& second = p.code[i + 1];
+    if (first.op != Op::MOVE || second.op != Op::MOVE || second.a != first.a + 1) continue;
+    // The second reading what the first wrote would still be right, as MOVE2
+    // does them in order, but it is rare and keeps reg_effects simple.
+    if (second.b == first.a) continue;
+    first = Instr{Op::MOVE2, uint8_t((first.x & 1) | ((second.x & 1) << 1)), first.a, first.b, second.b};
+    ++i;  // the second is now data unless a jump lands on it
+  }
+}
+
+}  // namespace humus::interp

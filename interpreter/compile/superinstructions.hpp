@@ -1,0 +1,12 @@
+// After a Proto's registers are planned: pairs of instructions that run
+// one after the other are done by one (a superinstruction), so the VM
+// dispatches once instead of twice.
+#pragma once
+
+#include "interpreter/engine/proto.hpp"
+
+namespace humus::interp {
+
+void fuse_instructions(Proto& p);
+
+}  // namespace humus::interp
