@@ -93,6 +93,20 @@ struct FreeList {
 
 thread_local FreeList tl_free;
 
+// Gives a thread's kept pairs back to the allocator when the thread ends;
+// pairs freed after that (by later thread-local destructors) go straight
+// to the allocator.
+struct PairCacheRelease {
+  ~PairCacheRelease() {
+    detail::PairCache& c = detail::tl_pairs;
+    while (void* p = c.head) {
+      c.head = *static_cast<void**>(p);
+      ::operator delete(p);
+    }
+    c.count = detail::PairCache::kMax;
+  }
+};
+
 template <class T>
 void destroy_trailing(T* o, Value* slots) {
   for (uint32_t i = 0, n = o->count; i < n; ++i) slots[i].~Value();
@@ -154,6 +168,13 @@ bool only_immediates(const Value* v, uint32_t n) {
 }  // namespace
 
 namespace detail {
+
+void arm_pair_cache() {
+  static thread_local PairCacheRelease release;  // made on the thread's first call; ends with it
+  (void)release;
+  tl_pairs.armed = true;
+}
+
 [[gnu::noinline]] void free_object(Object* o) {
   if (o->kind == ObjKind::Closure) {
     auto* c = static_cast<Closure*>(o);

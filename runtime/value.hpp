@@ -256,10 +256,52 @@ void clear_contents(Object* o);
 
 // ---------------------------------------------------------------- pairs
 
+// Freed pairs kept by each thread for its next pairs (Pair::operator new):
+// most pairs are made and freed within one event, and a pop here is a few
+// instructions where the allocator (and --max-memory's count of the block's
+// size) takes about fifty. At most kMax are kept; the blocks stay counted as
+// in use while kept. Off in sanitizer builds, which must see every free.
+namespace detail {
+struct PairCache {
+#if defined(HUMUS_NO_PAIR_CACHE)
+  static constexpr uint32_t kMax = 0;
+#else
+  static constexpr uint32_t kMax = 4096;
+#endif
+  void* head;
+  uint32_t count;
+  bool armed;  // the thread's exit gives the kept blocks back (value.cpp)
+};
+inline thread_local PairCache tl_pairs{};  // constant-initialized: no guard on access
+void arm_pair_cache();                     // value.cpp
+}  // namespace detail
+
 struct Pair : Object {
   Value head;
   Value tail;
   Pair(Value h, Value t) : Object(ObjKind::Pair), head(std::move(h)), tail(std::move(t)) {}
+
+  static void* operator new(size_t n) {
+    detail::PairCache& c = detail::tl_pairs;
+    if (void* p = c.head) {
+      c.head = *static_cast<void**>(p);
+      --c.count;
+      return p;
+    }
+    return ::operator new(n);
+  }
+  static void operator delete(void* p) {
+    detail::PairCache& c = detail::tl_pairs;
+    if (c.count < detail::PairCache::kMax) [[likely]] {
+      if (!c.armed) [[unlikely]]
+        detail::arm_pair_cache();
+      *static_cast<void**>(p) = c.head;
+      c.head = p;
+      ++c.count;
+      return;
+    }
+    ::operator delete(p);
+  }
 };
 
 inline Value make_pair(Value head, Value tail) { return Value::adopt(new Pair(std::move(head), std::move(tail))); }
@@ -269,7 +311,7 @@ inline Value make_pair(Value head, Value tail) { return Value::adopt(new Pair(st
 inline void free_emptied_pair(Pair* p) {
   if (detail::count_objects.load(std::memory_order_relaxed)) [[unlikely]]
     detail::live_count.fetch_sub(1, std::memory_order_relaxed);
-  ::operator delete(static_cast<void*>(p));  // unsized: clang before 17 has no sized delete by default
+  Pair::operator delete(static_cast<void*>(p));
 }
 inline const Value& head(const Value& p) { return p.as<Pair>()->head; }
 inline const Value& tail(const Value& p) { return p.as<Pair>()->tail; }
