@@ -1214,6 +1214,7 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
     const Value& target = R[INS.b];
     if (!target.is_actor()) [[unlikely]] {
       cx.rt.drop_send(LOC(), target, R[INS.a], cx);
+      if (INS.x & 1) R[INS.a] = Value();  // moved into the SEND: the frame's ends do not release it
       NEXT();
     }
     cx.fx.send(target.as<rt::Actor>(), (INS.x & 1) ? std::move(R[INS.a]) : Value(R[INS.a]));
