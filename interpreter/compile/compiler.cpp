@@ -31,8 +31,8 @@
 
 #include "interpreter/compile/dataflow.hpp"
 #include "interpreter/compile/drop_plan.hpp"
-#include "interpreter/compile/superinstructions.hpp"
 #include "interpreter/compile/last_use.hpp"
+#include "interpreter/compile/superinstructions.hpp"
 #include "runtime/builtins.hpp"
 #include "runtime/integer.hpp"
 #include "runtime/symbols.hpp"
@@ -326,6 +326,7 @@ class Compiler {
   void case_of(Fn& fn, const ast::Expr& e, const std::function<void(const ast::Expr&)>& arm,
                const std::function<void()>& none, bool last = false);
   bool consumable(Fn& fn, const ast::CaseAlt& a, const ast::Expr& subject);
+  void match_consumed(Fn& fn, const ast::Pattern& p, uint32_t src, Labels& fails, Binders& b);
 
   // ---- tails, statements and blocks
   void tail(Fn& fn, const ast::Expr& e, Mode mode);
@@ -807,6 +808,26 @@ void Compiler::match_tuple(Fn& fn, const ast::Pattern& p, size_t from, uint32_t 
   match(fn, *p.elements[from + n - 1], r + n - 1, true, fails, b);
 }
 
+// (h, t) against a subject the alternative takes apart for good
+// (consumable): the head goes to a register of its own and the tail
+// replaces the pair in the subject's register (UNPAIR x=3), which t then
+// names. A loop over a list passes its tail on in the parameter's own
+// register, with no MOVE. Registers of names are otherwise written once;
+// this one may be written again because nothing reads the subject after.
+void Compiler::match_consumed(Fn& fn, const ast::Pattern& p, uint32_t src, Labels& fails, Binders& b) {
+  const ast::Pattern& head = *p.elements[0];
+  const ast::Pattern& rest = *p.elements[1];
+  const uint32_t r = alloc(fn, 1, p.loc);
+  if (head.kind == ast::PatternKind::Const) {  // a tag (consumable allows no other constant)
+    fails.push_back(emit(fn, Op::JNTAG, head.loc, src, constant_index(fn, unpinned_constant(head.constant))));
+    emit(fn, Op::UNPAIR, head.loc, src, r, 0, 3);
+  } else {
+    fails.push_back(emit(fn, Op::UNPAIRJ, head.loc, src, r, 0, 3));
+    match(fn, head, r, true, fails, b);
+  }
+  bind_name(fn, rest.name, src, true, rest.loc, b);
+}
+
 bool Compiler::binds(const ast::Pattern& p) { return !pattern_binders(p).empty(); }
 
 // Whether a pattern can give a value: constants, $terms, SELF and tuples of them.
@@ -1236,16 +1257,24 @@ void Compiler::case_of(Fn& fn, const ast::Expr& e, const std::function<void(cons
     Labels fails;
     Binders b;
     const uint32_t first = here(fn);
-    match(fn, *a.pattern, subj.reg, false, fails, b);
-    publish(fn, b);
-    if (last && !subj.temp && consumable(fn, a, *e.body))
-      for (uint32_t i = first; i < here(fn); ++i) {
-        Instr& in = fn.proto->code[i];
-        if ((in.op == Op::UNPAIR || in.op == Op::UNPAIRJ) && in.a == subj.reg) {
-          in.x = 1;  // the first taking apart of the subject: the last look at it
-          break;
+    // Asked before the pattern's names are in scope: a body name that a
+    // pattern name would shadow counts as reading the subject (no harm).
+    const bool consume = last && !subj.temp && consumable(fn, a, *e.body);
+    if (consume && a.pattern->elements[1]->kind == ast::PatternKind::Bind) {
+      match_consumed(fn, *a.pattern, subj.reg, fails, b);
+      publish(fn, b);
+    } else {
+      match(fn, *a.pattern, subj.reg, false, fails, b);
+      publish(fn, b);
+      if (consume)
+        for (uint32_t i = first; i < here(fn); ++i) {
+          Instr& in = fn.proto->code[i];
+          if ((in.op == Op::UNPAIR || in.op == Op::UNPAIRJ) && in.a == subj.reg) {
+            in.x = 1;  // the first taking apart of the subject: the last look at it
+            break;
+          }
         }
-      }
+    }
     arm(*a.body);
     patch(fn, fails, here(fn));
   }

@@ -138,6 +138,10 @@ void reg_effects(const Proto& p, uint32_t i, RegEffects& e) {
       [[fallthrough]];
     case Op::UNPAIR:
       e.reads = {a};
+      if (in.x & 2) {  // in place: the tail replaces the pair
+        e.writes = {b, a};
+        break;
+      }
       e.writes = {b, b + 1};
       if ((in.x & 1) && a != b && a != b + 1) e.empties = {a};
       break;

@@ -61,7 +61,8 @@ OP(JNTAG)      // unless R(a) is a pair whose head is the one-word literal K(b)
 OP(JNSELF)     // unless R(a) is the actor whose behavior runs
 OP(TAGSWITCH)  // go to where switch b sends R(a)'s head word, or jump by c when R(a) is not a pair
 OP(UNPAIR)     // R(b) = head of R(a), R(b+1) = its tail (R(a) is a pair; b may be a)
-               //   x: 1 = R(a) is not read again: it is emptied, its pair taken apart
+               //   x: 1 = R(a) is not read again: it is emptied, its pair taken apart;
+               //   3 = the same, in place: R(b) = the head, R(a) = the tail
 OP(UNPAIRJ)    // the same, jumping to c instead when R(a) is not a pair
 OP(LETFAIL)    // "LET mismatch": the event fails
 

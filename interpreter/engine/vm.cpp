@@ -524,6 +524,26 @@ inline Value take(Value& r, bool move) { return move ? std::move(r) : Value(r); 
   R[a].put_bits(Value().leak_bits());
 }
 
+// R(b) = head of R(a), and the tail replaces the pair in R(a) (UNPAIR x=3:
+// the pair is not read again). A pair nobody else holds gives up its
+// halves and is freed at once; a shared one is released once both halves
+// are counted (writing R(b) cannot free it: R(a) still holds it).
+[[gnu::always_inline]] inline void unpair_in_place(Value* R, uint32_t a, uint32_t b) {
+  auto* p = R[a].as<rt::Pair>();
+  if (p->refs.load(std::memory_order_acquire) == 1 && !p->immortal()) {
+    const uint64_t h = p->head.leak_bits(), t = p->tail.leak_bits();
+    R[a].leak_bits();
+    R[b].put_bits(h);
+    R[a].put_bits(t);
+    rt::free_emptied_pair(p);
+    return;
+  }
+  const uint64_t h = Value::retain_bits(p->head.bits());
+  const uint64_t t = Value::retain_bits(p->tail.bits());
+  R[b].put_bits(h);
+  R[a].put_bits(t);
+}
+
 // A result computed by code that may have entered the VM again (so the
 // stack may have moved): stored through the frame, not a stale pointer.
 inline void slow_to(VmState& vm, uint32_t a, Value v) { vm.stack[vm.calls.back().base + a] = std::move(v); }
@@ -973,7 +993,9 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
   }
   CASE(UNPAIR) {
   unpair:
-    if (INS.x & 1)
+    if (INS.x & 2)
+      unpair_in_place(R, INS.a, INS.b);
+    else if (INS.x & 1)
       unpair_last(R, INS.a, INS.b);
     else
       unpair(R, INS.a, INS.b);

@@ -74,10 +74,25 @@ TEST_CASE("two moves into neighbouring registers become one MOVE2") {
   for (size_t i = 2; i < p.code.size(); ++i) CHECK(p.code[i].op == Op::MOVE);
 }
 
-TEST_CASE("a loop's tail call releases only what the iteration wrote") {
+TEST_CASE("a list loop takes the list apart in place: the tail stays in the parameter's register") {
   const std::string code = code_of("DEF len(l, n) AS CASE l OF (_, t) : len(t, add(n, 1)) _ : n END\n");
-  CHECK(has(code, "TAILCALL    a=4 b=2 c=1 x=3\n"));
+  // x=3: the head to R2, the tail over the pair in R0, where len's first
+  // parameter is; the tail call finds both arguments in place, no MOVE.
+  CHECK(has(code, "UNPAIRJ     a=0 b=2 c=3 x=3  -> 4\n"));
+  CHECK(has(code, "TAILCALL    a=3 b=2 c=1 x=3\n"));
+  CHECK(code.substr(0, code.find("RETK")).find("MOVE") == std::string::npos);  // the value entry
+  // The loop's tail call releases only what the iteration wrote (R2).
   CHECK(has(code, "DROPS       a=7 b=0 c=0 x=128  [drops 0,1,2]\n"));
+}
+
+TEST_CASE("a pair the alternative reads again is not taken apart in place") {
+  // The body reads l: the pair stays whole in R0.
+  const std::string code = code_of("DEF f(l) AS CASE l OF (h, t) : (l, t) _ : l END\n");
+  CHECK(has(code, "UNPAIRJ     a=0 b=1 c="));
+  CHECK(code.find("x=3  ->") == std::string::npos);
+  // A tagged head: tested by JNTAG, then taken apart in place.
+  const std::string tagged = code_of("DEF g(m) AS CASE m OF (#add, rest) : g(rest) _ : m END\n");
+  CHECK(has(tagged, "UNPAIR      a=0 b=1 c=0 x=3\n"));
 }
 
 TEST_CASE("registers past R15 are released by a bound, not a set") {
