@@ -815,19 +815,6 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
     slow_to(vm, INS.a, builtin_slow(Op::name, R[INS.b], (INS.x & 1) ? K[INS.c] : R[INS.c], INTACT(), cx, LOC())); \
     RELOAD();                                                                                                     \
   } while (0)
-#define ARITH(name, expr)                    \
-  CASE(name) {                               \
-    OPERANDS();                              \
-    if (fast) [[likely]] {                   \
-      const int64_t r = expr;                \
-      if (Value::fits_small(r)) [[likely]] { \
-        R[INS.a].put_bits(WORD(r));          \
-        NEXT();                              \
-      }                                      \
-    }                                        \
-    BUILTIN_SLOW(name);                      \
-    NEXT();                                  \
-  }
 #define TEST(name, expr)                                                           \
   CASE(name) {                                                                     \
     OPERANDS();                                                                    \
@@ -838,8 +825,22 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
     BUILTIN_SLOW(name);                                                            \
     NEXT();                                                                        \
   }
-  ARITH(ADD, SMALL(x) + SMALL(y))
-  ARITH(SUB, SMALL(x) - SMALL(y))
+  // add and sub on the tagged words themselves: (a<<1|1) + (b<<1) is
+  // (a+b)<<1|1, and it overflows 64 bits exactly when a+b leaves the
+  // 63-bit small range, so the processor's overflow flag is the range test.
+#define TAGGED(name, builtin)                                          \
+  CASE(name) {                                                         \
+    OPERANDS();                                                        \
+    int64_t r;                                                         \
+    if (fast && !builtin(int64_t(x), int64_t(y - 1), &r)) [[likely]] { \
+      R[INS.a].put_bits(uint64_t(r));                                  \
+      NEXT();                                                          \
+    }                                                                  \
+    BUILTIN_SLOW(name);                                                \
+    NEXT();                                                            \
+  }
+  TAGGED(ADD, __builtin_add_overflow)
+  TAGGED(SUB, __builtin_sub_overflow)
   CASE(MUL) {
     OPERANDS();
     int64_t r;
@@ -876,10 +877,11 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
     BUILTIN_SLOW(MOD);
     NEXT();
   }
-  TEST(LESS, SMALL(x) < SMALL(y))
-  TEST(LESSEQ, SMALL(x) <= SMALL(y))
-  TEST(GREATER, SMALL(x) > SMALL(y))
-  TEST(GREATEREQ, SMALL(x) >= SMALL(y))
+  // Two small integers compare as their tagged words do (the same tag bit).
+  TEST(LESS, int64_t(x) < int64_t(y))
+  TEST(LESSEQ, int64_t(x) <= int64_t(y))
+  TEST(GREATER, int64_t(x) > int64_t(y))
+  TEST(GREATEREQ, int64_t(x) >= int64_t(y))
   CASE(COMPARE) {
     OPERANDS();
     if (fast) [[likely]] {
@@ -899,14 +901,12 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
     BUILTIN_SLOW(EQ);
     NEXT();
   }
-  CASE(ADDI) {
+  CASE(ADDI) {  // on the tagged word, as TAGGED above: the constant k is k<<1 there
     const uint64_t x = R[INS.b].bits();
-    if ((x & 1) && INTACT()) [[likely]] {
-      const int64_t r = SMALL(x) + (int64_t(INS.c) - 32768);
-      if (Value::fits_small(r)) [[likely]] {
-        R[INS.a].put_bits(WORD(r));
-        NEXT();
-      }
+    int64_t r;
+    if ((x & 1) && INTACT() && !__builtin_add_overflow(int64_t(x), (int64_t(INS.c) - 32768) * 2, &r)) [[likely]] {
+      R[INS.a].put_bits(uint64_t(r));
+      NEXT();
     }
     slow_to(vm, INS.a, builtin_slow(Op::ADDI, R[INS.b], Value::small(int64_t(INS.c) - 32768), INTACT(), cx, LOC()));
     RELOAD();
@@ -914,12 +914,10 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
   }
   CASE(SUBI) {
     const uint64_t x = R[INS.b].bits();
-    if ((x & 1) && INTACT()) [[likely]] {
-      const int64_t r = SMALL(x) - (int64_t(INS.c) - 32768);
-      if (Value::fits_small(r)) [[likely]] {
-        R[INS.a].put_bits(WORD(r));
-        NEXT();
-      }
+    int64_t r;
+    if ((x & 1) && INTACT() && !__builtin_sub_overflow(int64_t(x), (int64_t(INS.c) - 32768) * 2, &r)) [[likely]] {
+      R[INS.a].put_bits(uint64_t(r));
+      NEXT();
     }
     slow_to(vm, INS.a, builtin_slow(Op::SUBI, R[INS.b], Value::small(int64_t(INS.c) - 32768), INTACT(), cx, LOC()));
     RELOAD();
@@ -949,7 +947,7 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
     const uint64_t x = R[INS.a].bits();                                                                       \
     const uint64_t y = ((INS.x & 1) ? K[INS.b] : R[INS.b]).bits();                                            \
     if ((x & y & 1) && INTACT()) [[likely]] {                                                                 \
-      if (!(SMALL(x) test SMALL(y))) JUMP(INS.c);                                                             \
+      if (!(int64_t(x) test int64_t(y))) JUMP(INS.c);                                                         \
     } else {                                                                                                  \
       const bool holds =                                                                                      \
           builtin_slow(Op::name, R[INS.a], (INS.x & 1) ? K[INS.b] : R[INS.b], INTACT(), cx, LOC()).is_true(); \
@@ -1355,7 +1353,7 @@ do_tailexec :  // run R(a) as a statement in place of this frame
 #undef WORD
 #undef OPERANDS
 #undef BUILTIN_SLOW
-#undef ARITH
+#undef TAGGED
 #undef TEST
 #undef JCOMPARE
 }
