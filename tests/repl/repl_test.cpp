@@ -422,8 +422,21 @@ void first_session(const std::string& humus, const std::string& home) {
   CHECK(s.screen().contains("map = ") && !s.screen().contains("prelude_"),
         ":globals lists the prelude's functions, not its internal helpers");
   s.type("prelude_ma\t");
-  CHECK(s.wait([](const Screen& sc) { return sc.cursor_line() == "> prelude_ma"; }),
-        "no completion to internal helpers");
+  // What is typed, and nothing a completion would add (prelude_map). After a
+  // TAB it cannot complete, libedit sometimes redraws the line in a way this
+  // screen does not model (seen once in CI as "> prelude_maprelude_ma"), so
+  // the line may hold the typed text more than once, and nothing else.
+  auto only_typed = [](const Screen& sc) {
+    std::string rest = sc.cursor_line();
+    if (!rest.starts_with("> prelude_ma")) return false;
+    rest = rest.substr(2);
+    for (size_t at; (at = rest.find("prelude_ma")) != std::string::npos;) rest.erase(at, 10);
+    return rest.empty();
+  };
+  CHECK(s.wait(only_typed), "the text typed");
+  s.settle(300);  // time for the TAB to be handled
+  if (!only_typed(s.screen())) std::fprintf(stderr, "the screen:\n%s", s.screen().dump().c_str());
+  CHECK(only_typed(s.screen()), "no completion to internal helpers");
   s.type("\x03");
   CHECK(s.prompt(), "the line abandoned");
 
