@@ -446,9 +446,12 @@ namespace {
 // Releases what a frame's end finds in its registers: the drop field
 // `field` of an instruction whose flags are `x` (proto.hpp), either a set of
 // registers or a bound.
+[[gnu::always_inline]] inline void drop_set(Value* R, uint32_t set) {
+  for (uint32_t m = set; m; m &= m - 1) R[__builtin_ctz(m)].put_bits(rt::Value().leak_bits());
+}
 [[gnu::always_inline]] inline void drop_named(Value* R, uint8_t x, uint32_t field, uint32_t nregs) {
   if (x & kDropMask) {
-    for (uint32_t m = field; m; m &= m - 1) R[__builtin_ctz(m)].put_bits(rt::Value().leak_bits());
+    drop_set(R, field);
   } else {
     drop_regs(R, 0, std::min(field, nregs));
   }
@@ -458,7 +461,7 @@ namespace {
 // the DROPS word after it names what else the frame held.
 [[gnu::always_inline]] inline void drop_after_tail_call(Value* R, const Instr& drops, uint32_t n, uint32_t nregs) {
   if (drops.x & kDropMask) {
-    for (uint32_t m = drops.a & ~((1u << n) - 1); m; m &= m - 1) R[__builtin_ctz(m)].put_bits(rt::Value().leak_bits());
+    drop_set(R, drops.a & ~((1u << n) - 1));
   } else {
     drop_regs(R, n, std::min<uint32_t>(drops.a, nregs));
   }
@@ -646,9 +649,9 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
   const Instr* pc = ci->pc;
   Value* R = vm.stack + ci->base;
   const Value* K = P->consts.data();
-  // What do_tailexec releases: a drop field, with kDropsMask when it is a set.
-  constexpr uint32_t kDropsMask = 0x10000;
+  // What do_tailexec releases: a drop field and the flags that say its form.
   uint32_t drops = kDropAll;
+  uint8_t drops_x = 0;
 
 // The running frame changed (a call, a return, a tail call): reload it.
 #define RELOAD()             \
@@ -901,28 +904,21 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
     BUILTIN_SLOW(EQ);
     NEXT();
   }
-  CASE(ADDI) {  // on the tagged word, as TAGGED above: the constant k is k<<1 there
-    const uint64_t x = R[INS.b].bits();
-    int64_t r;
-    if ((x & 1) && INTACT() && !__builtin_add_overflow(int64_t(x), (int64_t(INS.c) - 32768) * 2, &r)) [[likely]] {
-      R[INS.a].put_bits(uint64_t(r));
-      NEXT();
-    }
-    slow_to(vm, INS.a, builtin_slow(Op::ADDI, R[INS.b], Value::small(int64_t(INS.c) - 32768), INTACT(), cx, LOC()));
-    RELOAD();
-    NEXT();
+  // With a small constant k in c (k + 32768): k<<1 on the tagged word.
+#define TAGGED_K(name, builtin)                                                                                      \
+  CASE(name) {                                                                                                       \
+    const uint64_t x = R[INS.b].bits();                                                                              \
+    int64_t r;                                                                                                       \
+    if ((x & 1) && INTACT() && !builtin(int64_t(x), (int64_t(INS.c) - 32768) * 2, &r)) [[likely]] {                  \
+      R[INS.a].put_bits(uint64_t(r));                                                                                \
+      NEXT();                                                                                                        \
+    }                                                                                                                \
+    slow_to(vm, INS.a, builtin_slow(Op::name, R[INS.b], Value::small(int64_t(INS.c) - 32768), INTACT(), cx, LOC())); \
+    RELOAD();                                                                                                        \
+    NEXT();                                                                                                          \
   }
-  CASE(SUBI) {
-    const uint64_t x = R[INS.b].bits();
-    int64_t r;
-    if ((x & 1) && INTACT() && !__builtin_sub_overflow(int64_t(x), (int64_t(INS.c) - 32768) * 2, &r)) [[likely]] {
-      R[INS.a].put_bits(uint64_t(r));
-      NEXT();
-    }
-    slow_to(vm, INS.a, builtin_slow(Op::SUBI, R[INS.b], Value::small(int64_t(INS.c) - 32768), INTACT(), cx, LOC()));
-    RELOAD();
-    NEXT();
-  }
+  TAGGED_K(ADDI, __builtin_add_overflow)
+  TAGGED_K(SUBI, __builtin_sub_overflow)
 
   // ---------------------------------------------------- tests and jumps
   CASE(JMP) {
@@ -1155,6 +1151,7 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
     RELOAD();
     for (uint32_t i = 1; i <= INS.b; ++i) R[INS.a + i] = Value();
     drops = kDropAll;
+    drops_x = 0;
     goto do_tailexec;
   }
   CASE(BECOMEF) {
@@ -1210,7 +1207,8 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
   }
   CASE(EXEC) { goto do_exec; }
   CASE(TAILEXEC) {
-    drops = INS.b | ((INS.x & kDropMask) ? kDropsMask : 0);
+    drops = INS.b;
+    drops_x = INS.x;
     goto do_tailexec;
   }
   CASE(BEHEXEC) {
@@ -1224,7 +1222,8 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
     }
     if (!v.is_block()) [[unlikely]]
       runtime_error(LOC(), "a behavior must give a block or ?, not " + describe(v, cx));
-    drops = INS.b | ((INS.x & kDropMask) ? kDropsMask : 0);
+    drops = INS.b;
+    drops_x = INS.x;
     goto do_tailexec;
   }
   CASE(DROPS) { std::abort(); }  // data after a tail call, never run
@@ -1327,7 +1326,7 @@ do_tailexec :  // run R(a) as a statement in place of this frame
       ci->f_borrowed = false;
     }
     R[-1] = std::move(R[INS.a]);
-    drop_named(R, (drops & kDropsMask) ? kDropMask : 0, drops & 0xFFFF, P->nregs);
+    drop_named(R, drops_x, drops, P->nregs);
     ci->kind = Kind::Stmt;
     ci->proto = P = bp;
     K = P->consts.data();
@@ -1336,7 +1335,7 @@ do_tailexec :  // run R(a) as a statement in place of this frame
   }
   if (!v.is_undefined()) [[unlikely]]
     ignored_value(v, cx, (INS.x & 1) && ci->has_site ? ci->site : LOC());
-  drop_named(R, (drops & kDropsMask) ? kDropMask : 0, drops & 0xFFFF, P->nregs);
+  drop_named(R, drops_x, drops, P->nregs);
   goto do_end_dropped;
 }
 
@@ -1354,6 +1353,7 @@ do_tailexec :  // run R(a) as a statement in place of this frame
 #undef OPERANDS
 #undef BUILTIN_SLOW
 #undef TAGGED
+#undef TAGGED_K
 #undef TEST
 #undef JCOMPARE
 }
