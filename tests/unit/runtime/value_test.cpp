@@ -169,7 +169,7 @@ TEST_CASE("immortal objects are not counted") {
   }
   CHECK(p->refs.load() == before);
   CHECK(live.delta() == 2);  // never freed by release(), by design
-  delete p;  // release() never frees an immortal; the test does, by hand, for LeakSanitizer
+  delete p;                  // release() never frees an immortal; the test does, by hand, for LeakSanitizer
   // Natives are immortal from the start.
   for (Native* n : builtin_functions()) CHECK(n->immortal());
 }
@@ -291,4 +291,34 @@ TEST_CASE("objects freed on another thread") {
   std::thread t([v = std::move(l)]() mutable { v = Value::nil(); });
   t.join();
   CHECK(live.delta() == 0);
+}
+
+TEST_CASE("a freed pair's block is kept by its thread for the next pair, up to PairCache::kMax") {
+  // On a thread of its own, so what other tests left in this thread's cache
+  // does not count.
+  std::thread([] {
+    const detail::PairCache& cache = detail::tl_pairs;
+    CHECK(cache.count == 0);
+    const int64_t before = live_objects();
+    const void* first;
+    {
+      Value p = make_pair(Value::small(1), Value::small(2));
+      first = p.object();
+    }
+    CHECK(live_objects() == before);     // the pair is gone as an object...
+    if (detail::PairCache::kMax == 0) {  // sanitizer builds: every block back to the allocator
+      CHECK(cache.count == 0);
+      return;
+    }
+    CHECK(cache.count == 1);  // ...its block kept
+    Value q = make_pair(Value::small(3), Value::nil());
+    CHECK(q.object() == first);  // and used again
+    CHECK(cache.count == 0);
+    CHECK(head(q).small_value() == 3);
+    // A long list freed at once fills the cache to its bound and no further.
+    Value list = Value::nil();
+    for (uint32_t i = 0; i < detail::PairCache::kMax + 100; ++i) list = make_pair(Value::small(i), std::move(list));
+    list = Value();
+    CHECK(cache.count == detail::PairCache::kMax);
+  }).join();
 }
