@@ -2,25 +2,31 @@
 #include "runtime/context.hpp"
 
 #include <algorithm>
+#include <memory>
 
 namespace humus::rt {
 
 void Effects::send_elsewhere(Actor* target, Value message) {
-  if (runs.size() <= kScanRuns) {
+  const bool indexed = runs.size() > kScanRuns;
+  if (!indexed) {
     for (Run& r : runs)
       if (r.target == target) return append(r, std::move(message));
   } else {
     if (run_index.empty())  // the runs just grew past a scan: index them
       for (uint32_t i = 0; i < runs.size(); ++i) run_index.emplace(runs[i].target, i);
     if (auto it = run_index.find(target); it != run_index.end()) return append(runs[it->second], std::move(message));
-    run_index.emplace(target, uint32_t(runs.size()));
   }
-  auto* m = new Message;
+  // A new run. What can run out of memory goes first, so that a bad_alloc
+  // (which fails the event) leaves the runs and their index as they were.
+  if (runs.size() == runs.capacity()) runs.reserve(std::max<size_t>(8, 2 * runs.capacity()));
+  auto m = std::make_unique<Message>();
+  if (indexed) run_index.emplace(target, uint32_t(runs.size()));
   m->payload = std::move(message);
   target->retain();
   if (target->foreign()) [[unlikely]]
     foreign = true;
-  runs.push_back({target, m, m, 1});
+  Message* first = m.release();
+  runs.push_back({target, first, first, 1});
 }
 
 void Effects::extend(Run& r, Value message) {

@@ -94,15 +94,16 @@ struct Effects {
 
  private:
   void append(Run& r, Value message) {
-    ++r.count;
     if (r.last->is_batch()) {
       auto* b = static_cast<Batch*>(r.last);
       if (b->count < b->capacity) [[likely]] {
         new (&b->items()[b->count++]) Value(std::move(message));
+        ++r.count;
         return;
       }
     }
-    extend(r, std::move(message));
+    extend(r, std::move(message));  // may run out of memory: count after
+    ++r.count;
   }
   // A send to another actor than the last one: to its run, or a new one.
   void send_elsewhere(Actor* target, Value message);

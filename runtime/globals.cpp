@@ -1,5 +1,6 @@
 #include "runtime/globals.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace humus::rt {
@@ -16,8 +17,10 @@ Globals::~Globals() {
 
 void Globals::pin(const Value& v) {
   if (!v.is_object() || v.object()->immortal()) return;
-  v.object()->make_immortal();
   std::lock_guard lock(mutex_);
+  // Room first: an immortal object missing from pinned_ would never be freed.
+  if (pinned_.size() == pinned_.capacity()) pinned_.reserve(std::max<size_t>(16, 2 * pinned_.capacity()));
+  v.object()->make_immortal();
   pinned_.push_back(v.object());
 }
 

@@ -91,16 +91,6 @@ class MpzView {
   mpz_srcptr ptr_;
 };
 
-// A fresh BigInt holding the result of `op`, normalised.
-template <class Op>
-Value big_result(Op op) {
-  Value r = Value::adopt(new BigInt());  // freed if GMP runs out of memory
-  mpz_ptr z = r.as<BigInt>()->z;
-  op(z);
-  if (auto n = get_int64(z); n && Value::fits_small(*n)) return Value::small(*n);  // r is dropped
-  return r;
-}
-
 bool both_integers(const Value& a, const Value& b) { return a.is_integer() && b.is_integer(); }
 
 // Sizes are checked before GMP allocates a result: GMP aborts when it runs
@@ -129,28 +119,28 @@ Value make_big(int64_t n) {
 Value int_neg_slow(const Value& a) {
   if (!a.is_integer()) return Value::undefined();
   MpzView x(a);
-  return big_result([&](mpz_ptr r) { mpz_neg(r, x.get()); });
+  return integer_built_by([&](mpz_ptr r) { mpz_neg(r, x.get()); });
 }
 
 Value int_add_slow(const Value& a, const Value& b) {
   if (!both_integers(a, b)) return Value::undefined();
   MpzView x(a), y(b);
   check_integer_bits(std::max(bits_of(x.get()), bits_of(y.get())) + 1);
-  return big_result([&](mpz_ptr r) { mpz_add(r, x.get(), y.get()); });
+  return integer_built_by([&](mpz_ptr r) { mpz_add(r, x.get(), y.get()); });
 }
 
 Value int_sub_slow(const Value& a, const Value& b) {
   if (!both_integers(a, b)) return Value::undefined();
   MpzView x(a), y(b);
   check_integer_bits(std::max(bits_of(x.get()), bits_of(y.get())) + 1);
-  return big_result([&](mpz_ptr r) { mpz_sub(r, x.get(), y.get()); });
+  return integer_built_by([&](mpz_ptr r) { mpz_sub(r, x.get(), y.get()); });
 }
 
 Value int_mul_slow(const Value& a, const Value& b) {
   if (!both_integers(a, b)) return Value::undefined();
   MpzView x(a), y(b);
   check_integer_bits(bits_of(x.get()) + bits_of(y.get()));
-  return big_result([&](mpz_ptr r) { mpz_mul(r, x.get(), y.get()); });
+  return integer_built_by([&](mpz_ptr r) { mpz_mul(r, x.get(), y.get()); });
 }
 
 // Euclidean division rounds towards -inf for a positive divisor (floor) and
@@ -160,7 +150,7 @@ Value int_div_slow(const Value& a, const Value& b) {
   int sb = sign_of(b);
   if (sb == 0) return Value::undefined();
   MpzView x(a), y(b);
-  return big_result([&](mpz_ptr r) {
+  return integer_built_by([&](mpz_ptr r) {
     if (sb > 0)
       mpz_fdiv_q(r, x.get(), y.get());
     else
@@ -172,7 +162,7 @@ Value int_mod_slow(const Value& a, const Value& b) {
   if (!both_integers(a, b)) return Value::undefined();
   if (sign_of(b) == 0) return Value::undefined();
   MpzView x(a), y(b);
-  return big_result([&](mpz_ptr r) { mpz_mod(r, x.get(), y.get()); });  // mpz_mod: sign of |b|
+  return integer_built_by([&](mpz_ptr r) { mpz_mod(r, x.get(), y.get()); });  // mpz_mod: sign of |b|
 }
 
 int int_compare_slow(const Value& a, const Value& b) {
@@ -183,11 +173,9 @@ int int_compare_slow(const Value& a, const Value& b) {
 
 }  // namespace detail
 
-Value integer_from_mpz(const mpz_t z) {
-  if (auto n = get_int64(z); n && Value::fits_small(*n)) return Value::small(*n);
-  auto* r = new BigInt();
-  mpz_set(r->z, z);
-  return Value::adopt(r);
+Value normalise_integer(Value big) {
+  if (auto n = get_int64(big.as<BigInt>()->z); n && Value::fits_small(*n)) return Value::small(*n);
+  return big;
 }
 
 std::optional<int64_t> integer_to_int64(const Value& v) {
@@ -207,21 +195,17 @@ Value parse_integer(std::string_view digits, unsigned radix, bool negative) {
                  : c >= 'A' && c <= 'Z' ? unsigned(c - 'A' + 10)
                                         : 99;
     if (d >= radix) return Value::undefined();  // the parser checked; be safe anyway
-    if (__builtin_mul_overflow(n, int64_t(radix), &n) || __builtin_add_overflow(n, int64_t(d), &n))
-      fits = false;
+    if (__builtin_mul_overflow(n, int64_t(radix), &n) || __builtin_add_overflow(n, int64_t(d), &n)) fits = false;
   }
   if (fits) return make_integer(negative ? -n : n);
 
-  std::string s(digits);
-  mpz_t z;
-  if (mpz_init_set_str(z, s.c_str(), int(radix)) != 0) {
-    mpz_clear(z);
-    return Value::undefined();
-  }
-  if (negative) mpz_neg(z, z);
-  Value v = integer_from_mpz(z);
-  mpz_clear(z);
-  return v;
+  const std::string s(digits);
+  bool valid = true;
+  Value v = integer_built_by([&](mpz_ptr z) {
+    valid = mpz_set_str(z, s.c_str(), int(radix)) == 0;
+    if (negative) mpz_neg(z, z);
+  });
+  return valid ? v : Value::undefined();
 }
 
 void append_integer(std::string& out, const Value& v) {

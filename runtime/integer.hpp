@@ -47,18 +47,25 @@ Value int_mod_slow(const Value& a, const Value& b);
 int int_compare_slow(const Value& a, const Value& b);
 }  // namespace detail
 
-Value integer_from_mpz(const mpz_t z);   // normalised: small when it fits
+// A big integer made in place by `build(mpz_ptr)`, returned normalised (small
+// when it fits). The BigInt is owned before GMP allocates, so an
+// out-of-memory exception from `build` leaks nothing (a bare mpz_t would).
+Value normalise_integer(Value big);
+template <class Build>
+Value integer_built_by(Build build) {
+  Value r = Value::adopt(new BigInt());
+  build(r.as<BigInt>()->z);
+  return normalise_integer(std::move(r));
+}
 // The integer as an int64, if it is one that fits.
 std::optional<int64_t> integer_to_int64(const Value& v);
 // digits valid in radix (2..36), already checked by the parser
 Value parse_integer(std::string_view digits, unsigned radix, bool negative);
-std::string integer_to_string(const Value& v);  // decimal; precondition: is_integer()
+std::string integer_to_string(const Value& v);          // decimal; precondition: is_integer()
 void append_integer(std::string& out, const Value& v);  // same, appended to `out`
 
 // Small when it fits.
-inline Value make_integer(int64_t n) {
-  return Value::fits_small(n) ? Value::small(n) : detail::make_big(n);
-}
+inline Value make_integer(int64_t n) { return Value::fits_small(n) ? Value::small(n) : detail::make_big(n); }
 
 // Arithmetic of section 9; ? for non-integers. The inline part is the
 // small-operand fast path: two 62-bit values never overflow int64 when added
@@ -84,8 +91,7 @@ inline Value int_sub(const Value& a, const Value& b) {
 inline Value int_mul(const Value& a, const Value& b) {
   if (a.is_small() && b.is_small()) {
     int64_t r;
-    if (!__builtin_mul_overflow(a.small_value(), b.small_value(), &r) && Value::fits_small(r))
-      return Value::small(r);
+    if (!__builtin_mul_overflow(a.small_value(), b.small_value(), &r) && Value::fits_small(r)) return Value::small(r);
   }
   return detail::int_mul_slow(a, b);
 }

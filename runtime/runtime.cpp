@@ -74,12 +74,10 @@ void random_behavior(Actor&, const Value& msg, Context& cx) {
     const mpz_t& n = tail(msg).as<BigInt>()->z;
     std::vector<uint64_t> words(mpz_sizeinbase(n, 2) / 64 + 2);
     for (auto& w : words) w = cx.rt.rng_();
-    mpz_t r;
-    mpz_init(r);
-    mpz_import(r, words.size(), 1, sizeof(uint64_t), 0, 0, words.data());
-    mpz_mod(r, r, n);
-    Value v = integer_from_mpz(r);
-    mpz_clear(r);
+    Value v = integer_built_by([&](mpz_ptr r) {
+      mpz_import(r, words.size(), 1, sizeof(uint64_t), 0, 0, words.data());
+      mpz_mod(r, r, n);
+    });
     cx.fx.send(head(msg).as<Actor>(), std::move(v));
     return;
   }

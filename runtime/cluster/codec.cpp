@@ -125,12 +125,7 @@ class ValueBuilder : public msgpack::null_visitor {
   bool visit_boolean(bool b) { return put(Value::boolean(b)); }
   bool visit_positive_integer(uint64_t v) {
     if (v <= uint64_t(std::numeric_limits<int64_t>::max())) return put(make_integer(int64_t(v)));
-    mpz_t z;
-    mpz_init(z);
-    mpz_import(z, 1, 1, sizeof v, 0, 0, &v);
-    Value big = integer_from_mpz(z);
-    mpz_clear(z);
-    return put(std::move(big));
+    return put(integer_built_by([&](mpz_ptr z) { mpz_import(z, 1, 1, sizeof v, 0, 0, &v); }));
   }
   bool visit_negative_integer(int64_t v) { return put(make_integer(v)); }
   bool visit_float32(float) { return fail("a floating-point number (Humus has none)"); }
@@ -210,13 +205,10 @@ class ValueBuilder : public msgpack::null_visitor {
   }
   bool big_integer(const uint8_t* body, size_t len) {
     if (len < 2 || body[0] > 1) return fail("a malformed big integer");
-    mpz_t z;
-    mpz_init(z);
-    mpz_import(z, len - 1, 1, 1, 1, 0, body + 1);
-    if (body[0] == 1) mpz_neg(z, z);
-    Value v = integer_from_mpz(z);
-    mpz_clear(z);
-    return put(std::move(v));
+    return put(integer_built_by([&](mpz_ptr z) {
+      mpz_import(z, len - 1, 1, 1, 1, 0, body + 1);
+      if (body[0] == 1) mpz_neg(z, z);
+    }));
   }
 
   AddressBook& book_;

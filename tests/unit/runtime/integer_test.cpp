@@ -245,15 +245,13 @@ TEST_CASE("non-integers give ?") {
   }
 }
 
-TEST_CASE("integer_from_mpz normalises") {
-  mpz_t z;
-  mpz_init_set_si(z, -5);
-  CHECK(integer_from_mpz(z).is_small());
-  CHECK(integer_from_mpz(z).small_value() == -5);
-  mpz_set_str(z, "4611686018427387904", 10);
-  CHECK(integer_from_mpz(z).is_bigint());
-  mpz_neg(z, z);
-  CHECK(integer_from_mpz(z).is_small());
-  CHECK(integer_from_mpz(z).small_value() == Value::kSmallMin);
-  mpz_clear(z);
+TEST_CASE("integer_built_by normalises") {
+  auto from = [](const char* digits) {
+    return integer_built_by([&](mpz_ptr z) { mpz_set_str(z, digits, 10); });
+  };
+  CHECK(from("-5").is_small());
+  CHECK(from("-5").small_value() == -5);
+  CHECK(from("4611686018427387904").is_bigint());  // 2^62
+  CHECK(from("-4611686018427387904").is_small());
+  CHECK(from("-4611686018427387904").small_value() == Value::kSmallMin);
 }
