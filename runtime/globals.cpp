@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "runtime/code.hpp"
+
 namespace humus::rt {
 
 Globals::Globals() : chunks_(new std::atomic<std::atomic<uint64_t>*>[kMaxChunks]) {
@@ -17,11 +19,34 @@ Globals::~Globals() {
 
 void Globals::pin(const Value& v) {
   if (!v.is_object() || v.object()->immortal()) return;
+  // The whole value, not only its root: compiled code that walks a constant
+  // tree (an interpreter's program, a table) counts nothing on the way down.
+  // Actors inside stay counted (their lifetime is the collector's business);
+  // one bound to a global is pinned as the root.
+  std::vector<Object*> todo{v.object()};
   std::lock_guard lock(mutex_);
-  // Room first: an immortal object missing from pinned_ would never be freed.
-  if (pinned_.size() == pinned_.capacity()) pinned_.reserve(std::max<size_t>(16, 2 * pinned_.capacity()));
-  v.object()->make_immortal();
-  pinned_.push_back(v.object());
+  while (!todo.empty()) {
+    Object* o = todo.back();
+    todo.pop_back();
+    if (o->immortal() || (o != v.object() && (o->kind == ObjKind::Actor || o->kind == ObjKind::Envelope))) continue;
+    // Room first: an immortal object missing from pinned_ would never be freed.
+    if (pinned_.size() == pinned_.capacity()) pinned_.reserve(std::max<size_t>(16, 2 * pinned_.capacity()));
+    o->make_immortal();
+    pinned_.push_back(o);
+    auto follow = [&](const Value& f) {
+      if (f.is_object()) todo.push_back(f.object());
+    };
+    if (o->kind == ObjKind::Pair) {
+      follow(static_cast<Pair*>(o)->head);
+      follow(static_cast<Pair*>(o)->tail);
+    } else if (o->kind == ObjKind::Closure) {
+      auto* c = static_cast<Closure*>(o);
+      for (uint32_t i = 0; i < c->count; ++i) follow(c->captures()[i]);
+    } else if (o->kind == ObjKind::Block) {
+      auto* b = static_cast<BlockValue*>(o);
+      for (uint32_t i = 0; i < b->count; ++i) follow(b->captures()[i]);
+    }
+  }
 }
 
 void Globals::clear_pinned() {

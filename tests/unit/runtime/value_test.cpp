@@ -6,6 +6,7 @@
 
 #include "runtime/actor.hpp"
 #include "runtime/builtins.hpp"
+#include "runtime/globals.hpp"
 #include "runtime/symbols.hpp"
 #include "tests/unit/runtime/value_helpers.hpp"
 
@@ -321,4 +322,34 @@ TEST_CASE("a freed pair's block is kept by its thread for the next pair, up to P
     list = Value();
     CHECK(cache.count == detail::PairCache::kMax);
   }).join();
+}
+
+TEST_CASE("pinning makes a whole value immortal except the actors in it; the globals free it all") {
+  LiveCheck live;
+  Value actor = Value::adopt(new Actor(7));
+  {
+    Globals g;
+    Closure* c = Closure::make(&kFn, 2);
+    c->captures()[0] = range_list(3);
+    c->captures()[1] = actor;
+    Value v = make_pair(Z("100000000000000000000"), Value::adopt(c));
+    CHECK(actor.object()->refs.load() == 2);
+    g.pin(v);
+    CHECK(v.object()->immortal());
+    CHECK(head(v).object()->immortal());  // the big integer
+    CHECK(tail(v).object()->immortal());  // the closure
+    for (Value l = c->captures()[0]; l.is_pair(); l = tail(l)) CHECK(l.object()->immortal());
+    CHECK(!actor.object()->immortal());  // its lifetime stays counted
+    CHECK(actor.object()->refs.load() == 2);
+    // Copies of any part count nothing.
+    const uint32_t before = tail(c->captures()[0]).object()->refs.load();
+    Value copy = tail(c->captures()[0]);
+    CHECK(tail(c->captures()[0]).object()->refs.load() == before);
+    CHECK(live.delta() == 7);  // the actor, the pair, the big integer, the closure, three list cells
+  }
+  // The globals went, with all they pinned; the actor's reference went back.
+  CHECK(actor.object()->refs.load() == 1);
+  CHECK(live.delta() == 1);
+  actor = Value();
+  CHECK(live.delta() == 0);
 }
