@@ -797,8 +797,10 @@ void Compiler::match_tuple(Fn& fn, const ast::Pattern& p, size_t from, uint32_t 
     const ast::Pattern& part = *p.elements[from + i];
     const bool tagged = part.kind == ast::PatternKind::Const && !unpinned_constant(part.constant).is_object();
     if (tagged) {
+      // The head is the tag JNTAG tested: only the tail is taken (register
+      // r+i stays empty, or loses the spine it held).
       fails.push_back(emit(fn, Op::JNTAG, part.loc, cur, constant_index(fn, unpinned_constant(part.constant))));
-      emit(fn, Op::UNPAIR, part.loc, cur, r + i);
+      emit(fn, Op::TAIL, part.loc, cur, r + i + 1, 0, cur == src ? 0 : 1);
     } else {
       fails.push_back(emit(fn, Op::UNPAIRJ, part.loc, cur, r + i));
     }
@@ -820,7 +822,7 @@ void Compiler::match_consumed(Fn& fn, const ast::Pattern& p, uint32_t src, Label
   const uint32_t r = alloc(fn, 1, p.loc);
   if (head.kind == ast::PatternKind::Const) {  // a tag (consumable allows no other constant)
     fails.push_back(emit(fn, Op::JNTAG, head.loc, src, constant_index(fn, unpinned_constant(head.constant))));
-    emit(fn, Op::UNPAIR, head.loc, src, r, 0, 3);
+    emit(fn, Op::TAIL, head.loc, src, src, 0, 1);
   } else {
     fails.push_back(emit(fn, Op::UNPAIRJ, head.loc, src, r, 0, 3));
     match(fn, head, r, true, fails, b);
@@ -1269,7 +1271,7 @@ void Compiler::case_of(Fn& fn, const ast::Expr& e, const std::function<void(cons
       if (consume)
         for (uint32_t i = first; i < here(fn); ++i) {
           Instr& in = fn.proto->code[i];
-          if ((in.op == Op::UNPAIR || in.op == Op::UNPAIRJ) && in.a == subj.reg) {
+          if ((in.op == Op::UNPAIR || in.op == Op::UNPAIRJ || in.op == Op::TAIL) && in.a == subj.reg) {
             in.x = 1;  // the first taking apart of the subject: the last look at it
             break;
           }

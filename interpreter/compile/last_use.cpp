@@ -50,7 +50,9 @@ void plan_moves(Proto& p) {
       case Op::SEND:
         if (in.a != in.b && last(in.a)) in.x |= 1;
         break;
-      case Op::UNPAIR: case Op::UNPAIRJ:  // UNPAIRJ takes the pair apart only on the way on
+      case Op::UNPAIR:
+      case Op::UNPAIRJ:
+      case Op::TAIL:  // UNPAIRJ takes the pair apart only on the way on
         if (last(in.a)) in.x |= 1;
         break;
       default:

@@ -145,6 +145,11 @@ void reg_effects(const Proto& p, uint32_t i, RegEffects& e) {
       e.writes = {b, b + 1};
       if ((in.x & 1) && a != b && a != b + 1) e.empties = {a};
       break;
+    case Op::TAIL:
+      e.reads = {a};
+      e.writes = {b};
+      if ((in.x & 1) && a != b) e.empties = {a};
+      break;
     case Op::LETFAIL:
     case Op::THROW:
       if (in.op == Op::THROW) e.reads = {a};

@@ -547,6 +547,23 @@ inline Value take(Value& r, bool move) { return move ? std::move(r) : Value(r); 
   R[a].put_bits(t);
 }
 
+// R(b) = the tail of the pair in R(a), whose head is a tag (an immediate:
+// JNTAG tested it). `last`: R(a) is not read again, so a pair nobody else
+// holds gives up its tail and is freed; b may be a.
+[[gnu::always_inline]] inline void tail_of(Value* R, uint32_t a, uint32_t b, bool last) {
+  auto* p = R[a].as<rt::Pair>();
+  if (last && p->refs.load(std::memory_order_acquire) == 1 && !p->immortal()) {
+    const uint64_t t = p->tail.leak_bits();
+    p->head.leak_bits();  // the tag: nothing to release
+    R[a].leak_bits();
+    R[b].put_bits(t);
+    rt::free_emptied_pair(p);
+    return;
+  }
+  R[b].put_bits(Value::retain_bits(p->tail.bits()));  // when b == a, releases the pair after
+  if (last && a != b) R[a].put_bits(Value().leak_bits());
+}
+
 // A result computed by code that may have entered the VM again (so the
 // stack may have moved): stored through the frame, not a stale pointer.
 inline void slow_to(VmState& vm, uint32_t a, Value v) { vm.stack[vm.calls.back().base + a] = std::move(v); }
@@ -993,6 +1010,10 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
       unpair_last(R, INS.a, INS.b);
     else
       unpair(R, INS.a, INS.b);
+    NEXT();
+  }
+  CASE(TAIL) {
+    tail_of(R, INS.a, INS.b, INS.x & 1);
     NEXT();
   }
   CASE(LETFAIL) { runtime_error(LOC(), "LET mismatch: the value does not match the pattern"); }

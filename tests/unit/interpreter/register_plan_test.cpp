@@ -90,9 +90,23 @@ TEST_CASE("a pair the alternative reads again is not taken apart in place") {
   const std::string code = code_of("DEF f(l) AS CASE l OF (h, t) : (l, t) _ : l END\n");
   CHECK(has(code, "UNPAIRJ     a=0 b=1 c="));
   CHECK(code.find("x=3  ->") == std::string::npos);
-  // A tagged head: tested by JNTAG, then taken apart in place.
+  // A tagged head: tested by JNTAG; only the tail is taken, over the pair in place.
   const std::string tagged = code_of("DEF g(m) AS CASE m OF (#add, rest) : g(rest) _ : m END\n");
-  CHECK(has(tagged, "UNPAIR      a=0 b=1 c=0 x=3\n"));
+  CHECK(has(tagged, "JNTAG       a=0 b=0 c=3  -> 4  ; #add\n"));
+  CHECK(has(tagged, "TAIL        a=0 b=0 c=0 x=1\n"));
+}
+
+TEST_CASE("after a tag is tested only the tail is taken: the tag is never copied") {
+  // The subject is read again by the next alternative: the tail is copied
+  // out (x=0) into the register after the tag's, which stays unused.
+  const std::string code = code_of("DEF f(m) AS CASE m OF (#a, x, y) : add(x, y) (#b, x) : x (#c, x) : x _ : 0 END\n");
+  CHECK(has(code, "TAGSWITCH   a=0 b=0 c="));
+  CHECK(has(code, "TAIL        a=0 b=2 c=0\n"));
+  CHECK(code.find("UNPAIR      a=0") == std::string::npos);
+  // A tag after the first part: the spine's register is emptied (x=1).
+  const std::string mid = code_of("DEF g(r) AS CASE r OF (k, #is, v) : (k, v) _ : r END\n");
+  CHECK(has(mid, "JNTAG       a=2 b=0 c=3  -> 5  ; #is\n"));
+  CHECK(has(mid, "TAIL        a=2 b=3 c=0 x=1\n"));
 }
 
 TEST_CASE("registers past R15 are released by a bound, not a set") {
