@@ -1074,6 +1074,16 @@ bool Compiler::builtin_call(Fn& fn, const ast::Expr& e, uint32_t dst) {
     emit(fn, Op::ADDI, e.loc, dst, a.reg, uint32_t(k + 32768));
     return true;
   }
+  // div(x, 8), mod(x, 2): a power of two is a shift or a mask.
+  if ((op == Op::DIV || op == Op::MOD) && y.kind == ast::ExprKind::Const &&
+      y.constant.kind == ast::Constant::Kind::Integer) {
+    Value v = unpinned_constant(y.constant);
+    if (v.is_small() && v.small_value() > 0 && (v.small_value() & (v.small_value() - 1)) == 0) {
+      Operand a = operand(fn, x);
+      emit(fn, op == Op::DIV ? Op::DIVP : Op::MODP, e.loc, dst, a.reg, uint32_t(__builtin_ctzll(v.small_value())));
+      return true;
+    }
+  }
   Operand a = operand(fn, x);
   if (y.kind == ast::ExprKind::Const) {  // a literal second operand: read from the constants
     emit(fn, op, e.loc, dst, a.reg, constant_index(fn, constant(y.constant)), 1);

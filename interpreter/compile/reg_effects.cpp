@@ -97,6 +97,8 @@ void reg_effects(const Proto& p, uint32_t i, RegEffects& e) {
       break;
     case Op::ADDI:
     case Op::SUBI:
+    case Op::DIVP:
+    case Op::MODP:
       e.reads = {b};
       e.writes = {a};
       break;

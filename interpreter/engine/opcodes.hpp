@@ -46,6 +46,8 @@ OP(COMPARE)
 OP(EQ)
 OP(ADDI)       // R(a) = add(R(b), c - 32768)  (a small constant)
 OP(SUBI)       // R(a) = sub(R(b), c - 32768)
+OP(DIVP)       // R(a) = div(R(b), 2^c)  (a constant power of two: a shift)
+OP(MODP)       // R(a) = mod(R(b), 2^c)  (a constant power of two: a mask)
 
 // ---- tests and jumps (jump to c when the test fails)
 OP(JMP)        // jump to c

@@ -934,6 +934,30 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
     RELOAD();                                                                                                        \
     NEXT();                                                                                                          \
   }
+  // div and mod by a constant 2^k (k in c). Euclidean division by a
+  // positive divisor is floor division, so on the tagged word 2n+1 an
+  // arithmetic shift by k with the tag bit set again is 2*floor(n/2^k)+1,
+  // and the remainder is n's low k bits (never negative): a mask.
+  CASE(DIVP) {
+    const uint64_t x = R[INS.b].bits();
+    if ((x & 1) && INTACT()) [[likely]] {
+      R[INS.a].put_bits(uint64_t(int64_t(x) >> INS.c) | 1);
+      NEXT();
+    }
+    slow_to(vm, INS.a, builtin_slow(Op::DIV, R[INS.b], Value::small(int64_t(1) << INS.c), INTACT(), cx, LOC()));
+    RELOAD();
+    NEXT();
+  }
+  CASE(MODP) {
+    const uint64_t x = R[INS.b].bits();
+    if ((x & 1) && INTACT()) [[likely]] {
+      R[INS.a].put_bits(x & ((((uint64_t(1) << INS.c) - 1) << 1) | 1));
+      NEXT();
+    }
+    slow_to(vm, INS.a, builtin_slow(Op::MOD, R[INS.b], Value::small(int64_t(1) << INS.c), INTACT(), cx, LOC()));
+    RELOAD();
+    NEXT();
+  }
   TAGGED_K(ADDI, __builtin_add_overflow)
   TAGGED_K(SUBI, __builtin_sub_overflow)
 
