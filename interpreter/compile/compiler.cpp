@@ -811,19 +811,19 @@ void Compiler::match_tuple(Fn& fn, const ast::Pattern& p, size_t from, uint32_t 
 }
 
 // (h, t) against a subject the alternative takes apart for good
-// (consumable): the head goes to a register of its own and the tail
-// replaces the pair in the subject's register (UNPAIR x=3), which t then
-// names. A loop over a list passes its tail on in the parameter's own
-// register, with no MOVE. Registers of names are otherwise written once;
-// this one may be written again because nothing reads the subject after.
+// (consumable): the head goes to a register of its own (a tag needs none:
+// JNTAG tested it, and TAIL takes the tail alone) and the tail replaces
+// the pair in the subject's register (UNPAIR x=3), which t then names. A loop over a list passes its tail on in the
+// parameter's own register, with no MOVE. Registers of names are otherwise written once; this one may be written again
+// because nothing reads the subject after.
 void Compiler::match_consumed(Fn& fn, const ast::Pattern& p, uint32_t src, Labels& fails, Binders& b) {
   const ast::Pattern& head = *p.elements[0];
   const ast::Pattern& rest = *p.elements[1];
-  const uint32_t r = alloc(fn, 1, p.loc);
-  if (head.kind == ast::PatternKind::Const) {  // a tag (consumable allows no other constant)
+  if (head.kind == ast::PatternKind::Const) {  // a tag (consumable allows no other constant): no register
     fails.push_back(emit(fn, Op::JNTAG, head.loc, src, constant_index(fn, unpinned_constant(head.constant))));
     emit(fn, Op::TAIL, head.loc, src, src, 0, 1);
   } else {
+    const uint32_t r = alloc(fn, 1, p.loc);
     fails.push_back(emit(fn, Op::UNPAIRJ, head.loc, src, r, 0, 3));
     match(fn, head, r, true, fails, b);
   }
