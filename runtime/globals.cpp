@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "runtime/code.hpp"
+#include "runtime/children.hpp"
 
 namespace humus::rt {
 
@@ -28,24 +28,16 @@ void Globals::pin(const Value& v) {
   while (!todo.empty()) {
     Object* o = todo.back();
     todo.pop_back();
-    if (o->immortal() || (o != v.object() && (o->kind == ObjKind::Actor || o->kind == ObjKind::Envelope))) continue;
+    const bool shared_life = o->kind == ObjKind::Actor || o->kind == ObjKind::Envelope;
+    if (o->immortal() || (shared_life && o != v.object())) continue;
     // Room first: an immortal object missing from pinned_ would never be freed.
     if (pinned_.size() == pinned_.capacity()) pinned_.reserve(std::max<size_t>(16, 2 * pinned_.capacity()));
     o->make_immortal();
     pinned_.push_back(o);
-    auto follow = [&](const Value& f) {
-      if (f.is_object()) todo.push_back(f.object());
-    };
-    if (o->kind == ObjKind::Pair) {
-      follow(static_cast<Pair*>(o)->head);
-      follow(static_cast<Pair*>(o)->tail);
-    } else if (o->kind == ObjKind::Closure) {
-      auto* c = static_cast<Closure*>(o);
-      for (uint32_t i = 0; i < c->count; ++i) follow(c->captures()[i]);
-    } else if (o->kind == ObjKind::Block) {
-      auto* b = static_cast<BlockValue*>(o);
-      for (uint32_t i = 0; i < b->count; ++i) follow(b->captures()[i]);
-    }
+    if (!shared_life)
+      for_children(o, [&](const Value& f) {
+        if (f.is_object()) todo.push_back(f.object());
+      });
   }
 }
 

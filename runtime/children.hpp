@@ -1,0 +1,47 @@
+// The values a heap object holds counted references to, by kind: for the
+// walks over the object graph (the cycle collector, pinning a global).
+#pragma once
+
+#include "runtime/actor.hpp"
+#include "runtime/code.hpp"
+#include "runtime/foreign.hpp"
+#include "runtime/value.hpp"
+
+namespace humus::rt {
+
+// Calls f on each value `o` holds a counted reference to. Must match exactly
+// what destroy() (value.cpp) releases: for the cycle collector, an edge
+// counted here that holds no reference would make a live object look
+// unreferenced.
+template <class F>
+void for_children(Object* o, F&& f) {
+  switch (o->kind) {
+    case ObjKind::Pair: {
+      auto* p = static_cast<Pair*>(o);
+      f(p->head);
+      f(p->tail);
+      break;
+    }
+    case ObjKind::Actor:
+      f(static_cast<Actor*>(o)->behavior);  // queued messages are roots: not edges
+      break;
+    case ObjKind::Closure: {
+      auto* c = static_cast<Closure*>(o);
+      for (uint32_t i = 0; i < c->count; ++i) f(c->captures()[i]);
+      break;
+    }
+    case ObjKind::Block: {
+      auto* b = static_cast<BlockValue*>(o);
+      for (uint32_t i = 0; i < b->count; ++i) f(b->captures()[i]);
+      break;
+    }
+    case ObjKind::Envelope:
+      f(static_cast<Envelope*>(o)->value);
+      break;
+    case ObjKind::BigInt:
+    case ObjKind::Native:
+      break;
+  }
+}
+
+}  // namespace humus::rt
