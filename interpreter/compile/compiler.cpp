@@ -1260,15 +1260,56 @@ void Compiler::case_of(Fn& fn, const ast::Expr& e, const std::function<void(cons
     fn.proto->switches.emplace_back();
     at = emit(fn, Op::TAGSWITCH, e.loc, subj.reg, table);
   }
+  // Two or more alternatives in a row that begin `(name, #tag, ...)` (an
+  // actor's messages with the customer first) share one taking apart of the
+  // subject: its head and tail go to two registers once, each alternative
+  // names the head as it likes and tests its tag on the tail.
+  auto shares_head = [&](const ast::Pattern& p) {
+    if (p.kind != ast::PatternKind::Tuple || p.elements.size() < 2) return false;
+    const ast::Pattern& h = *p.elements[0];
+    const ast::Pattern& t = *p.elements[1];
+    return (h.kind == ast::PatternKind::Bind || h.kind == ast::PatternKind::Wildcard) &&
+           t.kind == ast::PatternKind::Const && !unpinned_constant(t.constant).is_object();
+  };
+  size_t shared_end = 0;  // one past the last alternative of the current shared run
+  uint32_t shared = 0;    // its head's register; the tail's is the next
+  Labels not_pair;        // the run's UNPAIRJ: to the first alternative after the run
   std::vector<uint32_t> starts;
-  for (const auto& a : alts) {
+  for (size_t k = 0; k < alts.size(); ++k) {
+    const ast::CaseAlt& a = alts[k];
     starts.push_back(here(fn));
+    if (k == shared_end) {
+      patch(fn, not_pair, here(fn));
+      not_pair.clear();
+    }
+    if (k >= shared_end && shares_head(*a.pattern)) {
+      size_t end = k + 1;
+      while (end < alts.size() && shares_head(*alts[end].pattern)) ++end;
+      if (end - k >= 2) {
+        shared_end = end;
+        shared = alloc(fn, 2, a.pattern->loc);
+        not_pair.push_back(emit(fn, Op::UNPAIRJ, a.pattern->loc, subj.reg, shared));
+      }
+    }
     warn_rebinding(fn, *a.pattern);
     ScopeGuard scope(fn);
     check_unique(*a.pattern);
     Labels fails;
     Binders b;
     const uint32_t first = here(fn);
+    if (k < shared_end) {
+      // The head and tail are the run's: copied from, never taken over.
+      const ast::Pattern& p = *a.pattern;
+      match(fn, *p.elements[0], shared, false, fails, b);
+      if (p.elements.size() == 2)
+        match(fn, *p.elements[1], shared + 1, false, fails, b);
+      else
+        match_tuple(fn, p, 1, shared + 1, fails, b);
+      publish(fn, b);
+      arm(*a.body);
+      patch(fn, fails, here(fn));
+      continue;
+    }
     // Asked before the pattern's names are in scope: a body name that a
     // pattern name would shadow counts as reading the subject (no harm).
     const bool consume = last && !subj.temp && consumable(fn, a, *e.body);
@@ -1291,6 +1332,7 @@ void Compiler::case_of(Fn& fn, const ast::Expr& e, const std::function<void(cons
     patch(fn, fails, here(fn));
   }
   starts.push_back(here(fn));
+  patch(fn, not_pair, here(fn));  // a run that ends the CASE
   none();
   if (run >= 3) {
     TagSwitch& sw = fn.proto->switches[table];

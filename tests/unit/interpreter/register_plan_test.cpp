@@ -24,6 +24,12 @@ std::string code_of(const std::string& source) {
 
 bool has(const std::string& text, const std::string& line) { return text.find(line) != std::string::npos; }
 
+size_t occurrences(const std::string& text, const std::string& part) {
+  size_t n = 0;
+  for (size_t at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) ++n;
+  return n;
+}
+
 }  // namespace
 
 TEST_CASE("a register read for the last time is moved, not copied") {
@@ -56,6 +62,20 @@ TEST_CASE("a variable read again later is copied until its last read") {
   CHECK(has(code, "MOVE        a=2 b=0 c=0\n"));
   CHECK(has(code, "MOVE2       a=4 b=0 c=1 x=3\n"));
   CHECK(has(code, "MOVE        a=5 b=1 c=0 x=1\n"));
+}
+
+TEST_CASE("alternatives that begin (name, #tag, ...) take the subject apart once") {
+  const std::string code = code_of("DEF f(m) AS CASE m OF (c, #a) : c (d, #b, v) : (d, v) _ : 0 END\n");
+  // One UNPAIRJ of the subject per entry (value, statement, behavior), not
+  // one per alternative; the second alternative names the shared head d
+  // and tests its tag on the shared tail (JNTAG R2).
+  CHECK(occurrences(code, "UNPAIRJ     a=0") == 3);
+  CHECK(has(code, "JNWORD      a=2 b=0 c=1  -> 3  ; #a\n"));
+  CHECK(has(code, "JNTAG       a=2 b=1 c=3  -> 7  ; #b\n"));
+  // A run broken by another shape: each part shares its own.
+  const std::string two = code_of("DEF g(m) AS CASE m OF (c, #a) : 1 (c, #b) : 2 (#x, y) : y (c, #d) : 3 END\n");
+  CHECK(occurrences(two, "UNPAIRJ     a=0") ==
+        2 * 3);  // the run of two, and (c, #d) alone; (#x, y) tests its tag with JNTAG
 }
 
 TEST_CASE("two moves into neighbouring registers become one MOVE2") {
