@@ -263,9 +263,11 @@ void Cluster::flush(Context& cx) {
     if (t.node->is_down() || !link_) {
       Counters::add(counters_.dropped, t.count);
     } else {
+      // Counted before the bytes leave: a reply may come back (and a host
+      // read the stats) before publish() returns.
+      Counters::add(counters_.sent, t.count);
       for (const auto& chunk : t.chunks)
         if (!link_->publish(t.node->subject, chunk.data(), chunk.size())) Counters::add(counters_.lost);
-      Counters::add(counters_.sent, t.count);
     }
     t.chunks.clear();
     t.count = 0;
@@ -353,14 +355,16 @@ void Cluster::receive_messages(const char* data, size_t len, size_t off) {
     }
     fx.send(target.as<Actor>(), std::move(v));
   }
+  // Counted before the messages reach their mailboxes, so that stats read
+  // after any effect of these messages already include them.
   uint64_t count = 0;
+  for (const auto& r : fx.runs) count += r.count;
+  Counters::add(counters_.received, count);
   for (auto& r : fx.runs) {
     rt_.send_chain(r.target, r.first, r.last, r.count);
-    count += r.count;
     r.first = nullptr;  // the mailbox has them; clear() releases the target
   }
   fx.clear();
-  Counters::add(counters_.received, count);
 }
 
 void Cluster::receive_names(const char* data, size_t len, size_t off, NodeId from) {
