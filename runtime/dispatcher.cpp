@@ -159,8 +159,10 @@ void Dispatcher::worker_main(Worker& w) {
       rest();
     if (Actor* a = find_work(w)) {
       run_turn(w, a);
+      if (++w.turns_since_send == kTurnsPerSend) send_queued(w);
       continue;
     }
+    send_queued(w);  // before sleeping: nobody else may be awake to send it
     park(w);
     std::lock_guard lock(park_mutex_);
     if (stopping_) break;
@@ -276,13 +278,20 @@ bool Dispatcher::run_here(std::chrono::steady_clock::time_point deadline) {
     Actor* a = find_work(w);
     if (!a) break;
     run_turn(w, a);
+    if (++w.turns_since_send == kTurnsPerSend) send_queued(w);
     if (turns % 16 == 0 && std::chrono::steady_clock::now() >= deadline) {
       more = true;
       break;
     }
   }
+  send_queued(w);
   tl_worker = outer;
   return more;
+}
+
+void Dispatcher::send_queued(Worker& w) {
+  w.turns_since_send = 0;
+  runner_.send_queued();
 }
 
 // ---------------------------------------------------------------- parking

@@ -54,6 +54,9 @@ class EventRunner {
   // After an actor's turn, before another worker may run it, when the
   // context has messages for other processes (Context::must_flush).
   virtual void end_turn(Context& cx) = 0;
+  // When a worker finds nothing to run, and every few turns: what end_turn
+  // queued for other processes leaves (runtime/cluster/send_queue.hpp).
+  virtual void send_queued() = 0;
 };
 
 struct DispatchStats {
@@ -114,8 +117,9 @@ class Dispatcher {
     unsigned index = 0;
     LocalQueue local;
     std::unique_ptr<Context> cx;
-    std::minstd_rand rng;  // picks steal victims
-    uint32_t ticks = 0;    // turns taken, for the global queue's fair share
+    std::minstd_rand rng;           // picks steal victims
+    uint32_t ticks = 0;             // turns taken, for the global queue's fair share
+    uint32_t turns_since_send = 0;  // EventRunner::send_queued
     // Written only by this worker (plain stores), read by stats().
     std::atomic<uint64_t> sent{0};
     std::atomic<uint64_t> consumed{0};
@@ -125,6 +129,9 @@ class Dispatcher {
   Actor* find_work(Worker& w);
   Actor* steal(Worker& w);
   void run_turn(Worker& w, Actor* actor);
+  // EventRunner::send_queued, when the worker is idle or every kTurnsPerSend turns.
+  void send_queued(Worker& w);
+  static constexpr uint32_t kTurnsPerSend = 32;
   // Runs one message as an event (or drops it, when stopping for a limit).
   void deliver(Actor& actor, Value& message, Context& cx);
   void make_ready(Actor* actor);  // after winning Idle -> Scheduled

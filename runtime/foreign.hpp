@@ -18,7 +18,8 @@
 //   input comes back later).
 // - A context has a Distribution-owned state (its outbox); the dispatcher
 //   calls EventRunner::end_turn when the outbox has something, at the end
-//   of the actor's turn, so messages of one actor leave in commit order.
+//   of the actor's turn, so messages of one actor are queued in commit
+//   order, and EventRunner::send_queued when a worker is between jobs.
 #pragma once
 
 #include <memory>
@@ -71,8 +72,12 @@ class Distribution {
   virtual void release(Context& cx) = 0;
   // The event of cx.delivery failed or did not match: the input comes back later.
   virtual void abandon(Context& cx) = 0;
-  // Sends what the context's committed events left in its outbox.
+  // Queues what the context's committed events left in its outbox, to be
+  // sent by send_queued (order per sender is kept).
   virtual void flush(Context& cx) = 0;
+  // Sends what flush queued; called when a worker has nothing to run, every
+  // few turns, and at safe points of long events. Cheap when nothing waits.
+  virtual void send_queued() = 0;
 };
 
 }  // namespace humus::rt

@@ -250,6 +250,9 @@ void Runtime::safe_point(Context& cx, uint32_t calls, const SourceLoc& loc) {
   // A limit stopped the run: an event that would never end ends here (rolled
   // back; the limit is what gets reported), instead of being given up on.
   if (limit_hit_.load(std::memory_order_relaxed) != 0) runtime_error(loc, "stopped: " + limit_message());
+  // A long event holds its worker: what earlier turns queued for other
+  // processes leaves meanwhile.
+  if (cluster_) cluster_->send_queued();
   cx.steps += calls;
   if (const uint64_t max = options_.limits.max_steps; max && cx.steps > max) [[unlikely]]
     runtime_error(loc, "this event made more than " + std::to_string(max) + " calls (--max-steps); it is undone");
@@ -324,11 +327,15 @@ void Runtime::commit_distributed(Context& cx) {
   cluster_->stage(cx);
   apply(cx);
   cluster_->release(cx);
-  // Outside any actor's turn (top level, hosts) nobody flushes later.
-  if (!cx.self && cx.must_flush) cluster_->flush(cx);
+  // Outside any actor's turn (top level, hosts) nobody sends later.
+  if (!cx.self && cx.must_flush) {
+    cluster_->flush(cx);
+    cluster_->send_queued();
+  }
 }
 
 void Runtime::end_turn(Context& cx) { cluster_->flush(cx); }
+void Runtime::send_queued() { cluster_->send_queued(); }
 
 void Runtime::settle_failed_delivery(Context& cx) {
   if (cx.delivery) cluster_->abandon(cx);

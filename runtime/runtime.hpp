@@ -243,6 +243,7 @@ class Runtime final : public EventRunner {
   std::unique_ptr<Context> make_context() override;
   void run_event(Actor& actor, Value& message, Context& cx) override;
   void end_turn(Context& cx) override;
+  void send_queued() override;
 
   // Outside work that keeps the program from being idle (the cluster while
   // it is joined, a topic's pending redelivery); each hold() one release().

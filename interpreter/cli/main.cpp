@@ -155,11 +155,12 @@ void print_stats(const humus::rt::RuntimeStats& s, bool cluster) {
   const humus::rt::ClusterStats& c = s.cluster;
   if (cluster || c.appended || c.delivered)
     std::fprintf(stderr,
-                 "humus: stats: cluster: %llu sent, %llu received, %llu dropped (node down), %llu rejected, "
+                 "humus: stats: cluster: %llu sent (in %llu NATS messages), %llu received, %llu dropped (node down), "
+                 "%llu rejected, "
                  "%llu lost; topics: %llu appended, %llu delivered, %llu redelivered, %llu dead letters\n",
-                 (unsigned long long)c.sent, (unsigned long long)c.received, (unsigned long long)c.dropped,
-                 (unsigned long long)c.rejected, (unsigned long long)c.lost, (unsigned long long)c.appended,
-                 (unsigned long long)c.delivered, (unsigned long long)c.redelivered,
+                 (unsigned long long)c.sent, (unsigned long long)c.packets, (unsigned long long)c.received,
+                 (unsigned long long)c.dropped, (unsigned long long)c.rejected, (unsigned long long)c.lost,
+                 (unsigned long long)c.appended, (unsigned long long)c.delivered, (unsigned long long)c.redelivered,
                  (unsigned long long)c.dead_letters);
 }
 

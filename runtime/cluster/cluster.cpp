@@ -49,6 +49,8 @@ Cluster::Cluster(Runtime& rt, const ClusterOptions& options) : rt_(rt), options_
   define_cluster_actor(rt_, *this);
   if (!join) return;
 
+  sends_ = std::make_unique<SendQueue>(*link_, counters_, messages_header_.size());
+
   broadcast_subject_ = options_.name + ".ctl";
   link_->subscribe(members_->self()->subject, [this](const char* d, size_t n) { on_inbox(d, n); });
   link_->subscribe(broadcast_subject_, [this](const char* d, size_t n) { on_broadcast(d, n); });
@@ -69,6 +71,7 @@ void Cluster::stop() {
   wake_.notify_all();
   if (heartbeat_.joinable()) heartbeat_.join();
   topics_->stop();
+  if (sends_) sends_->send();
   if (link_) link_->close();  // no callback runs after this
   bool held;
   {
@@ -95,6 +98,7 @@ void Cluster::leave() {
   wake_.notify_all();  // no more heartbeats
   topics_->quiesce();
   if (link_) {
+    sends_->send();  // what turns sent before this goes before the goodbye
     std::string bye;
     wire::put_header(bye, wire::Kind::Bye, members_->self()->id);
     broadcast(bye);
@@ -264,14 +268,17 @@ void Cluster::flush(Context& cx) {
       Counters::add(counters_.dropped, t.count);
     } else {
       // Counted before the bytes leave: a reply may come back (and a host
-      // read the stats) before publish() returns.
+      // read the stats) before they are published.
       Counters::add(counters_.sent, t.count);
-      for (const auto& chunk : t.chunks)
-        if (!link_->publish(t.node->subject, chunk.data(), chunk.size())) Counters::add(counters_.lost);
+      sends_->put(t);
     }
     t.chunks.clear();
     t.count = 0;
   }
+}
+
+void Cluster::send_queued() {
+  if (sends_) sends_->send();
 }
 
 // ------------------------------------------------------------------ incoming

@@ -11,8 +11,9 @@
 //   JetStream streams     topics (jetstream_topics.hpp)
 //
 // Messages to remote actors leave at commit (stage, then release: see
-// runtime/foreign.hpp) and go out at the end of the sending actor's turn,
-// batched per destination node (outbox.hpp). A joined node keeps the
+// runtime/foreign.hpp), are queued at the end of the sending actor's turn,
+// batched per destination node (outbox.hpp), and go out when a worker is
+// between jobs (send_queue.hpp). A joined node keeps the
 // program alive until it leaves (`SEND #leave TO cluster`, or a signal).
 #pragma once
 
@@ -30,6 +31,7 @@
 #include "runtime/cluster/names.hpp"
 #include "runtime/cluster/outbox.hpp"
 #include "runtime/cluster/registry.hpp"
+#include "runtime/cluster/send_queue.hpp"
 #include "runtime/cluster/topics.hpp"
 #include "runtime/foreign.hpp"
 
@@ -71,6 +73,7 @@ class Cluster final : public Distribution {
   void release(Context& cx) override;
   void abandon(Context& cx) override;
   void flush(Context& cx) override;
+  void send_queued() override;
 
  private:
   Outbox& outbox(Context& cx);
@@ -93,7 +96,8 @@ class Cluster final : public Distribution {
   std::unique_ptr<TopicStore> topics_;
   std::unique_ptr<Registry> registry_;
   Names names_;
-  std::unique_ptr<Link> link_;  // null: this process alone
+  std::unique_ptr<Link> link_;        // null: this process alone
+  std::unique_ptr<SendQueue> sends_;  // with link_
   std::string broadcast_subject_;
   std::string messages_header_;  // starts every chunk of messages from this node
 

@@ -50,6 +50,7 @@ struct ClusterStats {
   uint64_t delivered = 0;     // deliveries from topics
   uint64_t redelivered = 0;   // deliveries that failed and will come back
   uint64_t dead_letters = 0;  // inputs moved to NAME.dead
+  uint64_t packets = 0;       // NATS messages that carried `sent` (turns' messages to one node share them)
 };
 
 }  // namespace humus::rt

@@ -1,8 +1,8 @@
 // The connection to NATS (the C client library, nats.c).
 //
 // Options chosen for a runtime that batches itself: SendAsap, so a publish
-// is written at once (the cluster already packs every message a turn sends
-// to one node into one publish, so latency is low and the syscalls few);
+// is written at once (the cluster already packs what turns send to one node
+// into few publishes, send_queue.hpp, so latency is low and the syscalls few);
 // one shared delivery thread for all subscriptions, so what one node sends
 // another arrives in the order it was sent, across subjects; endless
 // reconnection with back-off and jitter, with a large buffer that keeps

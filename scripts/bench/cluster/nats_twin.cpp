@@ -4,6 +4,7 @@
 //
 //   nats_twin URL rtt-server          answers each request on bench.rtt; ends at "quit"
 //   nats_twin URL rtt-client K        K request/reply round trips, one at a time
+//   nats_twin URL rtt-many K W        K round trips, W at a time (a new request per reply)
 //   nats_twin URL sink K              counts K messages on bench.oneway
 //   nats_twin URL source K            publishes K messages on bench.oneway
 //
@@ -99,6 +100,31 @@ int main(int argc, char** argv) {
       natsMsg* m = nullptr;
       if (natsSubscription_NextMsg(&m, sub, 10000) != NATS_OK) return 1;
       natsMsg_Destroy(m);
+    }
+    std::printf("rtt %ld %.0f\n", k, ms_since(t0));
+    natsConnection_Publish(nc, "bench.rtt", "quit", 4);
+    natsConnection_Flush(nc);
+    return 0;
+  }
+  if (role == "rtt-many") {
+    const long w = argc > 4 ? std::atol(argv[4]) : 1;
+    natsConnection* nc = connect(url, true);
+    natsSubscription* sub = nullptr;
+    natsConnection_SubscribeSync(&sub, nc, "bench.rtt.reply");
+    natsSubscription_SetPendingLimits(sub, -1, -1);
+    natsConnection_Flush(nc);
+    auto t0 = Clock::now();
+    long sent = 0;
+    for (; sent < k && sent < w; ++sent)
+      natsConnection_PublishRequest(nc, "bench.rtt", "bench.rtt.reply", payload, sizeof payload);
+    for (long got = 0; got < k; ++got) {
+      natsMsg* m = nullptr;
+      if (natsSubscription_NextMsg(&m, sub, 10000) != NATS_OK) return 1;
+      natsMsg_Destroy(m);
+      if (sent < k) {
+        natsConnection_PublishRequest(nc, "bench.rtt", "bench.rtt.reply", payload, sizeof payload);
+        ++sent;
+      }
     }
     std::printf("rtt %ld %.0f\n", k, ms_since(t0));
     natsConnection_Publish(nc, "bench.rtt", "quit", 4);
