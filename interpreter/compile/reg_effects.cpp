@@ -82,9 +82,12 @@ void reg_effects(const Proto& p, uint32_t i, RegEffects& e) {
       break;
     case Op::ADD:
     case Op::SUB:
+    case Op::ADDJNEQ:  // made after the passes; as ADD, then the JNEQ (which stays)
+    case Op::SUBJNEQ:
     case Op::MUL:
     case Op::DIV:
     case Op::MOD:
+    case Op::MODJNWORD:
     case Op::LESS:
     case Op::LESSEQ:
     case Op::GREATER:
@@ -99,6 +102,7 @@ void reg_effects(const Proto& p, uint32_t i, RegEffects& e) {
     case Op::SUBI:
     case Op::DIVP:
     case Op::MODP:
+    case Op::MODPJNWORD:
       e.reads = {b};
       e.writes = {a};
       break;

@@ -1,18 +1,37 @@
 // Superinstructions (superinstructions.hpp).
 //
 // MOVE a, b then MOVE a+1, c — how a call's arguments are set out — become
-// MOVE2 a, b, c, which does both and steps over the second MOVE. The second
-// stays in the code as it was: a jump to it still finds a MOVE, and no
-// jump, switch or entry needs renumbering. The passes over registers
-// (last_use.cpp, drop_plan.cpp) have run by then and never see a MOVE2.
+// MOVE2 a, b, c, which does both and steps over the second MOVE. ADD or SUB
+// then a JNEQ that compares the result (`IF $q = $sub(p, d)`) become
+// ADDJNEQ or SUBJNEQ, which do both on small integers; MOD or MODP then a
+// JNWORD that tests the remainder (`IF $mod(n, d) = 0`) become MODJNWORD or
+// MODPJNWORD. The second word
+// stays in the code as it was: a jump to it still finds the instruction it
+// was, and no jump, switch or entry needs renumbering. The passes over
+// registers (last_use.cpp, drop_plan.cpp) have run by then and never see
+// these.
 #include "interpreter/compile/superinstructions.hpp"
+
+#include <utility>
 
 namespace humus::interp {
 
 void fuse_instructions(Proto& p) {
   for (size_t i = 0; i + 1 < p.code.size(); ++i) {
     Instr& first = p.code[i];
-    const Instr& second = p.code[i + 1];
+    Instr& second = p.code[i + 1];
+    if ((first.op == Op::ADD || first.op == Op::SUB) && second.op == Op::JNEQ &&
+        (second.a == first.a) != (second.b == first.a)) {
+      if (second.a == first.a) std::swap(second.a, second.b);  // the result in b: equality is symmetric
+      first.op = first.op == Op::ADD ? Op::ADDJNEQ : Op::SUBJNEQ;
+      ++i;
+      continue;
+    }
+    if ((first.op == Op::MOD || first.op == Op::MODP) && second.op == Op::JNWORD && second.a == first.a) {
+      first.op = first.op == Op::MOD ? Op::MODJNWORD : Op::MODPJNWORD;
+      ++i;
+      continue;
+    }
     if (first.op != Op::MOVE || second.op != Op::MOVE || second.a != first.a + 1) continue;
     // The second reading what the first wrote would still be right, as MOVE2
     // does them in order, but it is rare and keeps reg_effects simple.

@@ -48,6 +48,12 @@ OP(ADDI)       // R(a) = add(R(b), c - 32768)  (a small constant)
 OP(SUBI)       // R(a) = sub(R(b), c - 32768)
 OP(DIVP)       // R(a) = div(R(b), 2^c)  (a constant power of two: a shift)
 OP(MODP)       // R(a) = mod(R(b), 2^c)  (a constant power of two: a mask)
+// Fused with the test after it (compile/superinstructions.cpp): on small
+// integers both, then past the test; otherwise the first alone.
+OP(ADDJNEQ)    // ADD, then the JNEQ whose b is this a   (`IF $q = $add(p, d)`)
+OP(SUBJNEQ)    // SUB, the same
+OP(MODJNWORD)  // MOD, then the JNWORD whose a is this a (`IF $mod(n, d) = 0`)
+OP(MODPJNWORD) // MODP, the same
 
 // ---- tests and jumps (jump to c when the test fails)
 OP(JMP)        // jump to c

@@ -660,6 +660,12 @@ Value builtin_value(Op op, const Value& x, const Value& y) {
   }
 }
 
+// The Euclidean remainder of two small integers, b != 0: never negative.
+[[gnu::always_inline]] inline int64_t mod_small(int64_t a, int64_t b) {
+  const int64_t r = a % b;
+  return r >= 0 ? r : r + (b > 0 ? b : -b);
+}
+
 Outcome run(VmState& vm, rt::Context& cx, Value& result) {
   CallInfo* ci = &vm.calls.back();
   const Proto* P = ci->proto;
@@ -861,6 +867,24 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
   }
   TAGGED(ADD, __builtin_add_overflow)
   TAGGED(SUB, __builtin_sub_overflow)
+  // `IF $q = $sub(p, d)`: the sum or difference, and the JNEQ after it that
+  // compares it with R(j.a), in one step. A small integer equals only its
+  // own word. Anything else runs the plain built-in, and then the JNEQ.
+#define TAGGED_JNEQ(name, plain, builtin)                              \
+  CASE(name) {                                                         \
+    OPERANDS();                                                        \
+    int64_t r;                                                         \
+    if (fast && !builtin(int64_t(x), int64_t(y - 1), &r)) [[likely]] { \
+      R[INS.a].put_bits(uint64_t(r));                                  \
+      const Instr& j = *pc++;                                          \
+      if (R[j.a].bits() != uint64_t(r)) JUMP(j.c);                     \
+      NEXT();                                                          \
+    }                                                                  \
+    BUILTIN_SLOW(plain);                                               \
+    NEXT();                                                            \
+  }
+  TAGGED_JNEQ(ADDJNEQ, ADD, __builtin_add_overflow)
+  TAGGED_JNEQ(SUBJNEQ, SUB, __builtin_sub_overflow)
   CASE(MUL) {
     OPERANDS();
     int64_t r;
@@ -888,9 +912,7 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
   CASE(MOD) {  // Euclidean: never negative
     OPERANDS();
     if (fast && SMALL(y) != 0) [[likely]] {
-      const int64_t b = SMALL(y);
-      int64_t r = SMALL(x) % b;
-      if (r < 0) r += b > 0 ? b : -b;
+      const int64_t r = mod_small(SMALL(x), SMALL(y));
       R[INS.a].put_bits(WORD(r));
       NEXT();
     }
@@ -960,6 +982,33 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
   }
   TAGGED_K(ADDI, __builtin_add_overflow)
   TAGGED_K(SUBI, __builtin_sub_overflow)
+  // `IF $mod(n, d) = 0`: the remainder, and the JNWORD after it that tests
+  // it against a word, in one step; anything else as MOD (MODP) alone.
+  CASE(MODJNWORD) {
+    OPERANDS();
+    if (fast && SMALL(y) != 0) [[likely]] {
+      const int64_t r = mod_small(SMALL(x), SMALL(y));
+      R[INS.a].put_bits(WORD(r));
+      const Instr& j = *pc++;
+      if (WORD(r) != K[j.b].bits()) JUMP(j.c);
+      NEXT();
+    }
+    BUILTIN_SLOW(MOD);
+    NEXT();
+  }
+  CASE(MODPJNWORD) {
+    const uint64_t x = R[INS.b].bits();
+    if ((x & 1) && INTACT()) [[likely]] {
+      const uint64_t r = x & ((((uint64_t(1) << INS.c) - 1) << 1) | 1);
+      R[INS.a].put_bits(r);
+      const Instr& j = *pc++;
+      if (r != K[j.b].bits()) JUMP(j.c);
+      NEXT();
+    }
+    slow_to(vm, INS.a, builtin_slow(Op::MOD, R[INS.b], Value::small(int64_t(1) << INS.c), INTACT(), cx, LOC()));
+    RELOAD();
+    NEXT();
+  }
 
   // ---------------------------------------------------- tests and jumps
   CASE(JMP) {
@@ -1399,6 +1448,7 @@ do_tailexec :  // run R(a) as a statement in place of this frame
 #undef BUILTIN_SLOW
 #undef TAGGED
 #undef TAGGED_K
+#undef TAGGED_JNEQ
 #undef TEST
 #undef JCOMPARE
 }

@@ -94,6 +94,30 @@ TEST_CASE("two moves into neighbouring registers become one MOVE2") {
   for (size_t i = 2; i < p.code.size(); ++i) CHECK(p.code[i].op == Op::MOVE);
 }
 
+TEST_CASE("a sum, difference or remainder tested at once becomes one instruction") {
+  using humus::interp::Instr;
+  using humus::interp::Op;
+  humus::interp::Proto p;
+  p.code = {Instr{Op::SUB, 0, 4, 3, 2},  Instr{Op::JNEQ, 0, 0, 4, 1},     // fused
+            Instr{Op::ADD, 1, 4, 3, 0},  Instr{Op::JNEQ, 0, 4, 0, 1},     // fused: the JNEQ's a and b swapped
+            Instr{Op::ADD, 0, 4, 3, 2},  Instr{Op::JNEQ, 0, 0, 5, 1},     // not: the JNEQ compares other registers
+            Instr{Op::SUB, 0, 4, 3, 2},  Instr{Op::JNEQ, 0, 4, 4, 1},     // not: the result with itself
+            Instr{Op::MOD, 0, 2, 0, 1},  Instr{Op::JNWORD, 0, 2, 1, 1},   // fused
+            Instr{Op::MODP, 0, 1, 0, 1}, Instr{Op::JNWORD, 0, 1, 3, 1},   // fused
+            Instr{Op::MOD, 0, 2, 0, 1},  Instr{Op::JNWORD, 0, 3, 1, 1}};  // not: tests another register
+  humus::interp::fuse_instructions(p);
+  CHECK(p.code[0].op == Op::SUBJNEQ);
+  CHECK((p.code[1].op == Op::JNEQ && p.code[1].a == 0 && p.code[1].b == 4));  // kept: a jump may land on it
+  CHECK(p.code[2].op == Op::ADDJNEQ);
+  CHECK(p.code[2].x == 1);  // still K(c)
+  CHECK((p.code[3].op == Op::JNEQ && p.code[3].a == 0 && p.code[3].b == 4));
+  CHECK(p.code[4].op == Op::ADD);
+  CHECK(p.code[6].op == Op::SUB);
+  CHECK(p.code[8].op == Op::MODJNWORD);
+  CHECK(p.code[10].op == Op::MODPJNWORD);
+  CHECK(p.code[12].op == Op::MOD);
+}
+
 TEST_CASE("a list loop takes the list apart in place: the tail stays in the parameter's register") {
   const std::string code = code_of("DEF len(l, n) AS CASE l OF (_, t) : len(t, add(n, 1)) _ : n END\n");
   // x=3: the head to R2, the tail over the pair in R0, where len's first
