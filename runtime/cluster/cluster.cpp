@@ -1,6 +1,7 @@
 #include "runtime/cluster/cluster.hpp"
 
 #include <unistd.h>
+#include <algorithm>
 
 #include <spdlog/spdlog.h>
 
@@ -49,7 +50,7 @@ Cluster::Cluster(Runtime& rt, const ClusterOptions& options) : rt_(rt), options_
   define_cluster_actor(rt_, *this);
   if (!join) return;
 
-  sends_ = std::make_unique<SendQueue>(*link_, counters_, messages_header_.size());
+  sends_ = std::make_unique<SendQueue>(*link_, counters_, messages_header_.size(), chunk_bytes());
 
   broadcast_subject_ = options_.name + ".ctl";
   link_->subscribe(members_->self()->subject, [this](const char* d, size_t n) { on_inbox(d, n); });
@@ -140,8 +141,19 @@ Value Cluster::topic(const std::string& name) {
 // ------------------------------------------------------------------ commit
 
 Outbox& Cluster::outbox(Context& cx) {
-  if (!cx.remote) cx.remote = std::make_unique<Outbox>();
+  if (!cx.remote) {
+    auto out = std::make_unique<Outbox>();
+    out->chunk_bytes = chunk_bytes();
+    cx.remote = std::move(out);
+  }
   return static_cast<Outbox&>(*cx.remote);
+}
+
+// What one NATS message may carry: a broker configured with a max_payload
+// below Outbox::kChunkBytes refuses bigger ones (they would be lost).
+size_t Cluster::chunk_bytes() const {
+  if (!link_ || link_->max_payload() <= 0) return Outbox::kChunkBytes;
+  return std::min(Outbox::kChunkBytes, size_t(link_->max_payload()));
 }
 
 void Cluster::stage_message(Outbox& out, Actor& target, const Value& message, uint64_t& dropped) {

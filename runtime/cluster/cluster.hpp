@@ -77,6 +77,7 @@ class Cluster final : public Distribution {
 
  private:
   Outbox& outbox(Context& cx);
+  size_t chunk_bytes() const;
   void stage_message(Outbox& out, Actor& target, const Value& message, uint64_t& dropped);
   void on_broadcast(const char* data, size_t len);
   void on_inbox(const char* data, size_t len);

@@ -29,7 +29,7 @@ void Outbox::undo() {
 }
 
 void Outbox::add(ToNode& t, const std::string& header) {
-  if (t.chunks.empty() || t.chunks.back().size() + scratch.size() > kChunkBytes) t.chunks.push_back(header);
+  if (t.chunks.empty() || t.chunks.back().size() + scratch.size() > chunk_bytes) t.chunks.push_back(header);
   t.chunks.back() += scratch;
   ++t.count;
 }

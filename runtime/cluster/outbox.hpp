@@ -20,6 +20,9 @@ namespace humus::rt::cluster {
 
 struct Outbox final : ContextState {
   static constexpr size_t kChunkBytes = 256 * 1024;
+  // A chunk's most bytes: kChunkBytes, or less when the broker takes less
+  // (its max_payload; Cluster::outbox sets it).
+  size_t chunk_bytes = kChunkBytes;
 
   struct ToNode {
     std::shared_ptr<Node> node;

@@ -12,7 +12,7 @@ void SendQueue::put(Outbox::ToNode& t) {
   if (!q) q = &nodes_.emplace_back(ToNode{t.node, {}});
   for (auto& chunk : t.chunks) {
     // Into the last chunk when both fit in one; whole (header and all) otherwise.
-    if (!q->chunks.empty() && q->chunks.back().size() + chunk.size() - header_bytes_ <= Outbox::kChunkBytes)
+    if (!q->chunks.empty() && q->chunks.back().size() + chunk.size() - header_bytes_ <= chunk_bytes_)
       q->chunks.back().append(chunk, header_bytes_, std::string::npos);
     else
       q->chunks.push_back(std::move(chunk));

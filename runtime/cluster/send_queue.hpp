@@ -27,11 +27,12 @@ class Link;
 
 class SendQueue {
  public:
-  SendQueue(Link& link, Counters& counters, size_t header_bytes)
-      : link_(link), counters_(counters), header_bytes_(header_bytes) {}
+  SendQueue(Link& link, Counters& counters, size_t header_bytes, size_t chunk_bytes)
+      : link_(link), counters_(counters), header_bytes_(header_bytes), chunk_bytes_(chunk_bytes) {}
 
   // Takes a turn's messages to one node (t's chunks, each starting with a
-  // header of header_bytes), after those already queued for it.
+  // header of header_bytes), after those already queued for it; chunks are
+  // joined up to chunk_bytes.
   void put(Outbox::ToNode& t);
   // Publishes everything queued, in order. Cheap when the queue is empty.
   void send();
@@ -45,7 +46,7 @@ class SendQueue {
 
   Link& link_;
   Counters& counters_;
-  const size_t header_bytes_;
+  const size_t header_bytes_, chunk_bytes_;
   std::atomic<bool> pending_{false};
   std::mutex queue_mutex_;  // guards nodes_
   std::vector<ToNode> nodes_;
