@@ -48,6 +48,9 @@ std::string js_error(natsStatus s, jsErrCode code) {
   natsStatus ignored;
   if (const char* last = nats_GetLastError(&ignored); last && *last) text += std::string(": ") + last;
   if (code) text += " (JetStream error " + std::to_string(int(code)) + ")";
+  // What a newcomer meets first: a server started without JetStream.
+  if (code == JSNotEnabledErr || code == JSNotEnabledForAccountErr || s == NATS_NO_RESPONDERS)
+    text += "; topics need JetStream: start the server with `nats-server -js`";
   return text;
 }
 

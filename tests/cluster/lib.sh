@@ -95,3 +95,21 @@ has_err() {
 stat() {
   grep -o "[0-9]* $2" "$WORK/$1.err" | tail -1 | cut -d' ' -f1
 }
+
+# own_server ARGS...: a nats-server of this test's own (ARGS: its options,
+# say -c FILE), on a free loopback port; sets URL to it. It dies with the test.
+own_server() {
+  mkdir -p "$WORK/own_nats"
+  setsid nats-server -a 127.0.0.1 -p -1 "$@" >"$WORK/own_nats/server.log" 2>&1 </dev/null &
+  own_server_pid=$!
+  trap 'kill -9 "$own_server_pid" 2>/dev/null || true; cleanup' EXIT
+  for _ in $(seq 1 600); do
+    grep -q 'Server is ready' "$WORK/own_nats/server.log" && break
+    kill -0 "$own_server_pid" 2>/dev/null || break
+    sleep 0.1
+  done
+  local port
+  port="$(grep -o 'client connections on 127.0.0.1:[0-9]*' "$WORK/own_nats/server.log" | head -1 | sed 's/.*://')"
+  [ -n "$port" ] || { cat "$WORK/own_nats/server.log"; fail "nats-server $* did not start"; }
+  URL="nats://127.0.0.1:$port"
+}

@@ -6,20 +6,9 @@
 # for it fails its event with a clear error (programs/payload_big.hum).
 # This test has a server of its own: the shared fixture's takes 1 MB.
 source "$(dirname "$0")/lib.sh"
-server_dir="$WORK/nats"
-mkdir -p "$server_dir/store"
-printf 'listen: 127.0.0.1:-1\nmax_payload: 4096\njetstream { store_dir: "%s" }\n' "$server_dir/store" >"$server_dir/server.conf"
-setsid nats-server -c "$server_dir/server.conf" >"$server_dir/server.log" 2>&1 </dev/null &
-server_pid=$!
-trap 'kill -9 "$server_pid" 2>/dev/null || true; cleanup' EXIT
-for _ in $(seq 1 600); do
-  grep -q 'Server is ready' "$server_dir/server.log" && break
-  kill -0 "$server_pid" 2>/dev/null || break
-  sleep 0.1
-done
-port="$(grep -o 'client connections on 127.0.0.1:[0-9]*' "$server_dir/server.log" | head -1 | sed 's/.*://')"
-[ -n "$port" ] || { cat "$server_dir/server.log"; fail "nats-server did not start"; }
-URL="nats://127.0.0.1:$port"
+mkdir -p "$WORK/store"
+printf 'max_payload: 4096\njetstream { store_dir: "%s" }\n' "$WORK/store" >"$WORK/server.conf"
+own_server -c "$WORK/server.conf"
 
 start_node a "$programs/pong.hum"
 wait_line a '#published, #watcher'
