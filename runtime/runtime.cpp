@@ -417,8 +417,12 @@ void Runtime::report_error(const EventError& e, const Actor* actor, const Value*
     checks_failed_.fetch_add(1, std::memory_order_relaxed);
   std::optional<SourceView> view;
   if (source_viewer_ && e.loc.file && e.loc.line) view = source_viewer_(e.loc);
-  std::string text = e.loc.file_name() + ":" + std::to_string(e.loc.line) + ":" +
-                     std::to_string(view ? view->column : e.loc.column) + ": runtime error";
+  // An error with no place in a program (a built-in actor's, out of memory)
+  // says so, not "<builtin>:0:0".
+  std::string text = e.loc.file || e.loc.line
+                         ? e.loc.file_name() + ":" + std::to_string(e.loc.line) + ":" +
+                               std::to_string(view ? view->column : e.loc.column) + ": runtime error"
+                         : std::string("humus: runtime error");
   if (actor) text += " in actor " + actor_label(*actor);
   text += ": " + e.message + "\n";
   if (view) text += view->window;

@@ -207,7 +207,7 @@ if(NOT SANITIZE)
   # allocates through operator new); it aborted the process inside GMP
   # (issue 20, repro 4).
   file(WRITE "${DIR}/squares.hum" "CREATE sq WITH \\(i, n).[ SEND i TO println  SEND (add(i, 1), mul(n, n)) TO SELF ]\nSEND (0, 3) TO sq\n")
-  expect(ulimit_v_gmp 1 "^0\n1\n2\n.*\n2[0-9]\n$" "^<builtin>:0:0: runtime error in actor sq@4: out of memory\n  while handling message: 2[0-9], <an integer of [0-9]+ bits>\n$"
+  expect(ulimit_v_gmp 1 "^0\n1\n2\n.*\n2[0-9]\n$" "^humus: runtime error in actor sq@4: out of memory\n  while handling message: 2[0-9], <an integer of [0-9]+ bits>\n$"
          ULIMIT_V 400000 ARGS --threads 1 squares.hum)
   expect(ulimit_v_threads 3 ".*" "^humus: stopped: cannot start a thread \\(4 MB stack\\): .* fewer --threads may fit\\)\n$"
          ULIMIT_V 300000 ARGS --threads 1024 -e "SEND 1 TO println")
