@@ -665,6 +665,10 @@ Value builtin_value(Op op, const Value& x, const Value& y) {
   const int64_t r = a % b;
   return r >= 0 ? r : r + (b > 0 ? b : -b);
 }
+// mod(n, 2^k) on n's tagged word 2n+1: n's low k bits, tag bit kept (MODP).
+[[gnu::always_inline]] inline uint64_t mod_pow2_word(uint64_t w, uint32_t k) {
+  return w & ((((uint64_t(1) << k) - 1) << 1) | 1);
+}
 
 Outcome run(VmState& vm, rt::Context& cx, Value& result) {
   CallInfo* ci = &vm.calls.back();
@@ -973,7 +977,7 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
   CASE(MODP) {
     const uint64_t x = R[INS.b].bits();
     if ((x & 1) && INTACT()) [[likely]] {
-      R[INS.a].put_bits(x & ((((uint64_t(1) << INS.c) - 1) << 1) | 1));
+      R[INS.a].put_bits(mod_pow2_word(x, INS.c));
       NEXT();
     }
     slow_to(vm, INS.a, builtin_slow(Op::MOD, R[INS.b], Value::small(int64_t(1) << INS.c), INTACT(), cx, LOC()));
@@ -999,7 +1003,7 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
   CASE(MODPJNWORD) {
     const uint64_t x = R[INS.b].bits();
     if ((x & 1) && INTACT()) [[likely]] {
-      const uint64_t r = x & ((((uint64_t(1) << INS.c) - 1) << 1) | 1);
+      const uint64_t r = mod_pow2_word(x, INS.c);
       R[INS.a].put_bits(r);
       const Instr& j = *pc++;
       if (r != K[j.b].bits()) JUMP(j.c);

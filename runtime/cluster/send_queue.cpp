@@ -6,10 +6,10 @@ namespace humus::rt::cluster {
 
 void SendQueue::put(Outbox::ToNode& t) {
   std::lock_guard lock(queue_mutex_);
-  ToNode* q = nullptr;
+  Outbox::ToNode* q = nullptr;
   for (auto& n : nodes_)
     if (n.node == t.node) q = &n;
-  if (!q) q = &nodes_.emplace_back(ToNode{t.node, {}});
+  if (!q) q = &nodes_.emplace_back(Outbox::ToNode{t.node, {}, 0});
   for (auto& chunk : t.chunks) {
     // Into the last chunk when both fit in one; whole (header and all) otherwise.
     if (!q->chunks.empty() && q->chunks.back().size() + chunk.size() - header_bytes_ <= chunk_bytes_)
@@ -23,18 +23,17 @@ void SendQueue::put(Outbox::ToNode& t) {
 void SendQueue::send() {
   if (empty()) return;
   std::lock_guard sending(send_mutex_);
+  std::vector<Outbox::ToNode> batch;
   {
     std::lock_guard lock(queue_mutex_);
-    sending_.swap(nodes_);
-    nodes_.clear();
+    batch.swap(nodes_);
     pending_.store(false, std::memory_order_release);
   }
-  for (auto& n : sending_) {
+  for (const auto& n : batch) {
     for (const auto& chunk : n.chunks)
       if (!link_.publish(n.node->subject, chunk.data(), chunk.size())) Counters::add(counters_.lost);
     Counters::add(counters_.packets, n.chunks.size());
   }
-  sending_.clear();
 }
 
 }  // namespace humus::rt::cluster

@@ -39,21 +39,15 @@ class SendQueue {
   bool empty() const { return !pending_.load(std::memory_order_acquire); }
 
  private:
-  struct ToNode {
-    std::shared_ptr<Node> node;
-    std::vector<std::string> chunks;
-  };
-
   Link& link_;
   Counters& counters_;
   const size_t header_bytes_, chunk_bytes_;
   std::atomic<bool> pending_{false};
-  std::mutex queue_mutex_;  // guards nodes_
-  std::vector<ToNode> nodes_;
+  std::mutex queue_mutex_;             // guards nodes_
+  std::vector<Outbox::ToNode> nodes_;  // (their count is not used)
   // Held while publishing: a second sender waits, so batches taken from
   // the queue leave in the order they were taken.
   std::mutex send_mutex_;
-  std::vector<ToNode> sending_;
 };
 
 }  // namespace humus::rt::cluster
