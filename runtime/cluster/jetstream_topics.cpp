@@ -70,10 +70,12 @@ struct Commit {
 
 // One asynchronous publish waiting for the broker's confirmation.
 struct Publication {
+  std::string topic;  // its name, for messages
   std::string subject;
   std::string bytes;
   std::string id;  // de-duplication id: publishing it again is harmless
   int attempts = 0;
+  std::string last_error;          // why the last attempt failed, for the log
   std::shared_ptr<Commit> commit;  // null for an append outside a delivery
 };
 
@@ -218,6 +220,7 @@ void JetStreamTopics::State::publish(Publication p) {
   Publication again = std::move(it->second);
   pending.erase(it);
   lock.unlock();
+  again.last_error = natsStatus_GetText(s);
   finish(again, false);
 }
 
@@ -233,9 +236,10 @@ void JetStreamTopics::State::on_ack(jsCtx*, natsMsg* msg, jsPubAck*, jsPubAckErr
   Publication p = std::move(it->second);
   st->pending.erase(it);
   lock.unlock();
-  if (pae)
-    spdlog::debug("cluster: publish {} not confirmed: {}", p.id,
-                  pae->ErrText ? pae->ErrText : natsStatus_GetText(pae->Err));
+  if (pae) {
+    p.last_error = pae->ErrText ? pae->ErrText : natsStatus_GetText(pae->Err);
+    spdlog::debug("cluster: publish {} not confirmed: {}", p.id, p.last_error);
+  }
   st->finish(p, pae == nullptr);
 }
 
@@ -254,7 +258,8 @@ void JetStreamTopics::State::finish(Publication& p, bool ok) {
   }
   if (!ok) {
     Counters::add(counters.lost);
-    spdlog::error("cluster: a value for {} was not stored after {} attempts", p.subject, p.attempts);
+    spdlog::error("cluster: a value for topic {} was not stored after {} attempts (the last: {})", p.topic, p.attempts,
+                  p.last_error.empty() ? "no answer" : p.last_error);
   }
   if (p.commit) {
     Commit& c = *p.commit;
@@ -401,6 +406,7 @@ void JetStreamTopics::State::dead_letter(const std::shared_ptr<Feed>& feed, nats
     return settle_input(*commit);
   }
   Publication p;
+  p.topic = dead.name;
   p.subject = subject(dead);
   p.bytes.assign(natsMsg_GetData(msg), size_t(natsMsg_GetDataLength(msg)));
   p.id = "dead/" + stream(*feed->topic) + "/" + escape(feed->group) + "/" + std::to_string(seq);
@@ -506,6 +512,7 @@ void JetStreamTopics::append(std::vector<Append>& values) {
       continue;
     }
     Publication p;
+    p.topic = a.topic->name;
     p.subject = state_->subject(*a.topic);
     p.bytes = std::move(a.bytes);
     p.id = node_hex(state_->self) + "/" + std::to_string(state_->next_id.fetch_add(1, std::memory_order_relaxed));
@@ -530,6 +537,7 @@ void JetStreamTopics::settle(std::unique_ptr<DeliveryTicket> ticket, std::vector
       continue;
     }
     Publication p;
+    p.topic = values[k].topic->name;
     p.subject = state_->subject(*values[k].topic);
     p.bytes = std::move(values[k].bytes);
     p.id = origin + "/" + std::to_string(k);  // the same on every redelivery of this input

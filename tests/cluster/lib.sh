@@ -44,14 +44,17 @@ start_node() {
 }
 
 # wait_line NAME PATTERN [COUNT]: until NAME's stdout has COUNT lines matching PATTERN.
-wait_line() {
-  local name="$1" pattern="$2" count="${3:-1}" waited=0
+wait_line() { wait_lines "$1" out "$2" "${3:-1}"; }
+# wait_err NAME PATTERN [COUNT]: the same for NAME's stderr (its log).
+wait_err() { wait_lines "$1" err "$2" "${3:-1}"; }
+wait_lines() {  # NAME out|err PATTERN COUNT
+  local name="$1" file="$WORK/$1.$2" pattern="$3" count="$4" waited=0
   local seen
-  while seen="$(grep -c -- "$pattern" "$WORK/$name.out" 2>/dev/null)"; [ "${seen:-0}" -lt "$count" ]; do
-    kill -0 "${node_pid[$name]}" 2>/dev/null || fail "$name ended before printing $count x '$pattern'"
+  while seen="$(grep -c -- "$pattern" "$file" 2>/dev/null)"; [ "${seen:-0}" -lt "$count" ]; do
+    kill -0 "${node_pid[$name]}" 2>/dev/null || fail "$name ended before its std$2 had $count x '$pattern'"
     sleep 0.05
     waited=$((waited + 1))
-    [ $waited -lt $((LIMIT * 20)) ] || fail "$name did not print $count x '$pattern' in ${LIMIT}s"
+    [ $waited -lt $((LIMIT * 20)) ] || fail "$name's std$2 did not have $count x '$pattern' in ${LIMIT}s"
   done
 }
 
