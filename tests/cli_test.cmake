@@ -91,6 +91,10 @@ expect(device 2 "^$" "^humus: cannot read '/dev/null': not a regular file\n$" AR
 expect(stdin_path 0 "^#from_stdin\n$" "^$" INPUT "${DIR}/stdin.txt" ARGS /dev/stdin)
 expect(file_and_eval 2 "^$" "give either a FILE or -e CODE, not both" ARGS -e "SEND 1 TO println" ok.hum)
 expect(unknown_option 2 "^$" "--bogus" ARGS --bogus ok.hum)
+# --lsp reads its documents from the editor: a FILE or -e CODE with it is a usage error.
+expect(lsp_with_file 2 "^$" "^humus: --lsp takes no FILE or -e CODE: the editor sends the documents\n$" ARGS --lsp ok.hum)
+expect(lsp_with_eval 2 "^$" "^humus: --lsp takes no FILE or -e CODE: the editor sends the documents\n$"
+       ARGS --lsp -e "SEND 1 TO println")
 expect(bad_threads 2 "^$" "--threads" ARGS --threads 0 ok.hum)
 expect(bad_log_level 2 "^$" "--log-level" ARGS --log-level loud ok.hum)
 # Option values are checked: finite, in range, with the accepted range named (issue 20, repro 2).

@@ -600,6 +600,109 @@ TEST_CASE("interrupt, from another thread, undoes an endless event and an endles
   CHECK(h.err.find(": interrupted") != std::string::npos);
 }
 
+// The text of the humus::Error that `f` throws ("no exception" if none).
+template <class F>
+std::string error_of(F&& f) {
+  try {
+    f();
+  } catch (const humus::Error& e) {
+    return e.what();
+  }
+  return "no exception";
+}
+
+// Each accessor of the wrong kind, and a bad integer or string, throws with its message.
+TEST_CASE("misuses of Value say what was expected and what was given") {
+  CHECK(error_of([] { Value(1).head(); }) == "humus::Value: expected a pair, got 1");
+  CHECK(error_of([] { Value::symbol("x").tail(); }) == "humus::Value: expected a pair, got #x");
+  CHECK(error_of([] { Value::symbol("x").as_decimal(); }) == "humus::Value: expected an integer, got #x");
+  CHECK(error_of([] { Value::integer("123456789012345678901234567890").as_int(); }) ==
+        "humus::Value: expected an integer that fits in 64 bits, got 123456789012345678901234567890");
+  CHECK(error_of([] { Value(1).as_bool(); }) == "humus::Value: expected a boolean, got 1");
+  CHECK(error_of([] { Value(1).symbol_name(); }) == "humus::Value: expected a symbol, got 1");
+  CHECK(error_of([] { Value::tuple({1, 2, 3}).to_vector(); }) == "humus::Value: expected a list, got 1, 2, 3");
+  CHECK(error_of([] { Value::tuple({1, 2}).tuple_elements(3); }) == "humus::Value: expected a 3-tuple, got 1, 2");
+  CHECK(error_of([] { Value::list({-1}).as_string(); }) ==
+        "humus::Value: expected a string (a list of code points), got -1, NIL");
+  // A long value is cut short.
+  CHECK(error_of([] { Value::integer(std::string(100, '7')).as_int(); }) ==
+        "humus::Value: expected an integer that fits in 64 bits, got " + std::string(57, '7') + "...");
+  CHECK(error_of([] { Value::integer("12x"); }) == "humus::Value::integer: not a decimal integer: '12x'");
+  CHECK(error_of([] { Value::integer("-"); }) == "humus::Value::integer: not a decimal integer: '-'");
+  CHECK(error_of([] { Value::string("\xC3"); }) == "humus::Value::string: invalid UTF-8");
+}
+
+// Non-actors, non-functions and empty std::functions given to Runtime and ActorContext.
+TEST_CASE("misuses of Runtime name the call and the bad argument") {
+  Host h;
+  CHECK(error_of([&] { h.rt.send(1, 2); }) == "humus::Runtime::send: not an actor: 1");
+  CHECK(error_of([&] { h.rt.ask(Value::symbol("x"), 2); }) == "humus::Runtime::ask: not an actor: #x");
+  CHECK(error_of([&] { h.rt.create(Value(7)); }) == "humus::Runtime::create: not a function: 7");
+  CHECK(error_of([&] { h.rt.function(humus::Function()); }) == "humus::Runtime::function: empty std::function");
+  CHECK(error_of([&] { h.rt.behavior(humus::Behavior()); }) == "humus::Runtime::behavior: empty std::function");
+  // Inside a native behavior: the misuse fails that event, and the report names it.
+  Value bad_send = h.rt.create([](humus::ActorContext& cx, const Value&) { cx.send(Value(5), 1); });
+  Value bad_become = h.rt.create([](humus::ActorContext& cx, const Value&) { cx.become(Value(6)); });
+  Value bad_create = h.rt.create([](humus::ActorContext& cx, const Value&) { cx.create(Value::nil()); });
+  Value bad_after = h.rt.create([](humus::ActorContext& cx, const Value&) {
+    cx.send_after(std::chrono::milliseconds(1), Value(8), 1);
+  });
+  for (const Value& a : {bad_send, bad_become, bad_create, bad_after}) h.rt.send(a, Value::symbol("go"));
+  std::string err = h.errors();
+  CHECK(err.find("<native behavior> threw: humus::ActorContext::send: not an actor: 5\n") != std::string::npos);
+  CHECK(err.find("<native behavior> threw: humus::ActorContext::become: not a function: 6\n") != std::string::npos);
+  CHECK(err.find("<native behavior> threw: humus::ActorContext::create: not a function: NIL\n") != std::string::npos);
+  CHECK(err.find("<native behavior> threw: humus::ActorContext::send_after: not an actor: 8\n") != std::string::npos);
+  CHECK(h.rt.stats().errors == 4);
+}
+
+// A native function throwing a non-std::exception: "threw an exception", from call and from a script.
+TEST_CASE("a native function that throws something not a std::exception fails the call") {
+  Host h;
+  h.rt.define_function("odd", [](const Value&) -> Value { throw 42; });
+  humus::Result r = h.rt.call("odd", 1);
+  CHECK(r.status == humus::Result::Status::RuntimeError);
+  CHECK(r.message() == "<call odd>: error: runtime error: <native odd> threw an exception\n");
+  // And from a script: a runtime error at the statement that called it.
+  humus::Result s = h.rt.eval("SEND odd(1) TO println", "s.hum");
+  CHECK(s.status == humus::Result::Status::RuntimeError);
+  CHECK(s.message() == "s.hum:1:1: error: runtime error: <native odd> threw an exception\n");
+}
+
+// The messages of humus::Error after shutdown(): a broken ask, and any later call.
+TEST_CASE("after shutdown: pending asks and later calls say why they failed") {
+  Host h;
+  Value hole = h.rt.create([](humus::ActorContext&, const Value&) {});  // never replies
+  auto f = h.rt.ask(hole, 1);
+  h.rt.run_until_idle();
+  h.rt.shutdown();
+  CHECK(error_of([&] { f.get(); }) == "humus::Runtime::ask: the runtime shut down before a reply");
+  CHECK(error_of([&] { h.rt.eval("1"); }) == "humus::Runtime: used after shutdown()");
+  CHECK(error_of([&] { h.rt.send(hole, 1); }) == "humus::Runtime: used after shutdown()");
+  CHECK(error_of([&] { h.rt.call("f"); }) == "humus::Runtime: used after shutdown()");
+}
+
+// A prelude that fails (a broken one first on $HUMUS_PATH): the constructor throws with its diagnostics.
+TEST_CASE("a prelude that does not load: Runtime's constructor says why") {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("humus_bad_prelude_" + std::to_string(getpid()));
+  fs::create_directories(dir);
+  std::ofstream(dir / "prelude.hum") << "DEF ok AS 1\nSEND 1 println\n";
+  const char* old = std::getenv("HUMUS_PATH");
+  const std::string saved = old ? old : "";
+  ::setenv("HUMUS_PATH", dir.c_str(), 1);
+  humus::Options o;
+  o.err = [](std::string_view) {};
+  std::string what = error_of([&] { humus::Runtime rt(o); });
+  if (old)
+    ::setenv("HUMUS_PATH", saved.c_str(), 1);
+  else
+    ::unsetenv("HUMUS_PATH");
+  fs::remove_all(dir);
+  CHECK(what == "humus::Runtime: the prelude did not load:\n" + (dir / "prelude.hum").string() +
+                    ":2:8: error: expected 'TO' after the message of SEND\n");
+}
+
 TEST_CASE("the version") { CHECK(std::string(humus::version()).find('.') != std::string::npos); }
 
 // The global actor `cluster` (docs/distribution.md). Without a URL the

@@ -181,3 +181,32 @@ if(NOT SANITIZED)
   many_defs(many_defs "DEF f@(x) AS add(x, %)" 100 100)
   many_defs(many_small_defs "DEF f@(x) AS x" 300 1)
 endif()
+
+# Compile-time size limits (too big to commit): each checked for its message.
+# A tuple of more than 4096 elements that are not all constants.
+string(REPEAT "x,\n" 4096 elements)
+check(tuple_too_long "DEF x AS 1\nSEND (\n${elements}x) TO println\n" 2 ""
+      "tuple_too_long.hum:3:1: error: this tuple is too long to compile (more than 4096 elements that are not all constants)\nx,\n^\n")
+# A pattern of 70,000 names needs more registers than a function has.
+set(line "")
+foreach(i RANGE 0 99)
+  string(APPEND line "a@_${i},\n")
+endforeach()
+set(names "")
+foreach(j RANGE 0 699)
+  string(REPLACE "@" "${j}" named "${line}")
+  string(APPEND names "${named}")
+endforeach()
+check(too_many_registers "DEF f((\n${names}z)) AS z\n" 2 ""
+      "too_many_registers.hum:2:1: error: this function needs too many registers (more than 65535)\na0_0,\n^\n")
+# A function of more than 65,535 instructions (where the count is crossed
+# depends on the code generated, so the place is not compared).
+string(REPEAT "SEND x TO println\n" 40000 sends)
+file(WRITE "${DIR}/function_too_large.hum" "DEF f(x) AS [\n${sends}]\nSEND #not_run TO println\n")
+execute_process(COMMAND "${HUMUS}" --threads 1 function_too_large.hum WORKING_DIRECTORY "${DIR}"
+                OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE status TIMEOUT 300)
+file(REMOVE "${DIR}/function_too_large.hum")
+if(NOT status EQUAL 2 OR NOT out STREQUAL "" OR NOT err MATCHES
+   "^function_too_large.hum:[0-9]+:[0-9]+: error: this function is too large to compile \\(more than 65535 instructions\\)\nSEND x TO println\n +\\^\n$")
+  message(FATAL_ERROR "function_too_large: status ${status} (expected 2), stdout '${out}', stderr '${err}'")
+endif()

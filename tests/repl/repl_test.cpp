@@ -464,6 +464,29 @@ void second_session(const std::string& humus, const std::string& home) {
   CHECK(s.wait_exit() == 0, "Ctrl-D ends the session with status 0");
 }
 
+// Commands used wrongly, each answered with its usage or what to do instead.
+void command_slips(const std::string& humus, const std::string& home) {
+  Session s(humus, home);
+  CHECK(s.prompt(), "the prompt appears");
+  CHECK(s.enter(":reload") && s.wait(has_line("nothing to reload: use :load FILE first")),
+        ":reload before any :load");
+  CHECK(s.enter(":load") && s.wait(has_line("usage: :load FILE")), ":load without a file");
+  // (a short relative name: a long line would wrap on the 80-column screen)
+  CHECK(s.enter(":load no_such.hum") && s.wait(has_line("humus: cannot open 'no_such.hum': No such file or directory")),
+        ":load of a missing file");
+  CHECK(s.enter(":trace maybe") && s.wait(has_line("usage: :trace on|off")), ":trace with a bad argument");
+  CHECK(s.enter(":type") && s.wait(has_line("usage: :type EXPR")), ":type without an expression");
+  CHECK(s.enter(":frobnicate") && s.wait(has_line("unknown command :frobnicate (:help lists them)")),
+        "an unknown command");
+  const size_t before = s.screen().row();
+  s.type("\x03");  // Ctrl-C on an empty line, nothing running
+  CHECK(s.wait(has_line("(Ctrl-D or :quit leaves)")), "Ctrl-C when idle says how to leave");
+  CHECK(s.wait([&](const Screen& sc) { return sc.row() > before && sc.cursor_line() == ">"; }), "a new prompt");
+  CHECK(s.enter("add(40, 2)") && s.wait(has_line("42")), "the session goes on");
+  s.type(":quit\r");
+  CHECK(s.wait_exit() == 0, ":quit ends the session with status 0");
+}
+
 void piped(const std::string& humus) {
   std::string cmd = "echo 'SEND add(40, 2) TO println' | " + humus;
   FILE* p = popen(cmd.c_str(), "r");
@@ -486,6 +509,7 @@ int main(int argc, char** argv) {
   std::filesystem::create_directories(home);
   first_session(humus, home);
   second_session(humus, home);
+  command_slips(humus, home);
   piped(humus);
   if (failures)
     std::fprintf(stderr, "%d checks failed\n", failures);
