@@ -212,7 +212,10 @@ bool resolve(const std::string& name, const std::string& from_dir, fs::path& fil
   fs::path p = fs::path(name).is_absolute() || from_dir.empty() ? fs::path(name) : fs::path(from_dir) / name;
   p = p.lexically_normal();
   searched = p.string();
-  if (!is_file(p)) return false;
+  // Anything there (a folder, a device) is found, so that reading it says
+  // what it is rather than "no file".
+  std::error_code ec;
+  if (!fs::exists(p, ec)) return false;
   file = p;
   shown = p.string();
   return true;

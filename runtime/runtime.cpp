@@ -430,9 +430,15 @@ void Runtime::report_error(const EventError& e, const Actor* actor, const Value*
   write_err(text);
 }
 
+// A warning about what has no place in a program (a built-in actor's) says
+// so, as report_error does, not "<builtin>:0:0".
+std::string Runtime::warning_at(const SourceLoc& loc) const {
+  return loc.file || loc.line ? location(loc) + ": warning: " : std::string("humus: warning: ");
+}
+
 void Runtime::report_warning(const SourceLoc& loc, const std::string& message) {
   if (!warnings_on()) return;
-  write_err(location(loc) + ": warning: " + message + "\n");
+  write_err(warning_at(loc) + message + "\n");
 }
 
 void Runtime::drop_send(const SourceLoc& loc, const Value& target, const Value& message, Context& cx) {
@@ -451,8 +457,7 @@ void Runtime::report_unhandled(const Actor& actor, const Value& message) {
   if (!options_.warn_unhandled && !text_trace_.load(std::memory_order_relaxed)) return;
   SourceLoc loc;
   if (actor.behavior.is(ObjKind::Closure)) loc = actor.behavior.as<Closure>()->code->loc;
-  write_err(location(loc) + ": warning: actor " + actor_label(actor) + " did not handle message: " + shown(message) +
-            "\n");
+  write_err(warning_at(loc) + "actor " + actor_label(actor) + " did not handle message: " + shown(message) + "\n");
 }
 
 RuntimeStats Runtime::stats() const {

@@ -148,7 +148,7 @@ if(NOT jsonl MATCHES "^{\"event\":1,.*\n{\"event\":2,.*\"outcome\":\"committed\"
 endif()
 expect(trace_bad_format 2 "^$" "--trace: xml not in {text,json}" ARGS --trace=xml ok.hum)
 expect(trace_file_without_json 2 "^$" "^humus: --trace-file needs --trace=json\n$" ARGS --trace-file t.jsonl ok.hum)
-expect(trace_file_unwritable 2 "^$" "^humus: cannot write 'no/such/dir/t.jsonl'\n$"
+expect(trace_file_unwritable 2 "^$" "^humus: cannot write 'no/such/dir/t.jsonl': No such file or directory\n$"
        ARGS --trace=json --trace-file no/such/dir/t.jsonl ok.hum)
 # --diagram: the run's sequence diagram as SVG, also when an event failed.
 expect(diagram 1 "^$" "runtime error" ARGS --diagram run.svg runtime.hum)
@@ -157,7 +157,7 @@ if(NOT svg MATCHES "^<svg xmlns=\"http://www.w3.org/2000/svg\".*>@4<.*class=\"fa
   message("FAIL diagram: run.svg is [${svg}]")
   math(EXPR failures "${failures} + 1")
 endif()
-expect(diagram_unwritable 2 "^$" "^humus: cannot write 'no/such/dir/run.svg'\n$"
+expect(diagram_unwritable 2 "^$" "^humus: cannot write 'no/such/dir/run.svg': No such file or directory\n$"
        ARGS --diagram no/such/dir/run.svg ok.hum)
 # The diagram of scripts/hello.hum in the docs is the one humus draws now
 # (but for the times and workers in its tooltips).
@@ -174,6 +174,23 @@ if(EXAMPLE_SVG)
     math(EXPR failures "${failures} + 1")
   endif()
 endif()
+
+# A trace or a diagram that cannot be written in full (the program ran):
+# status 1 and the reason, not a silently truncated file.
+if(EXISTS /dev/full)
+  expect(trace_file_full 1 "^#ok, 3\n$" "^humus: cannot write '/dev/full': No space left on device\n$"
+         ARGS --trace=json --trace-file /dev/full ok.hum)
+  expect(diagram_full 1 "^#ok, 3\n$" "^humus: cannot write '/dev/full': No space left on device\n$"
+         ARGS --diagram /dev/full ok.hum)
+endif()
+# IMPORT of a folder says what it is, not "no file".
+file(MAKE_DIRECTORY "${DIR}/folder.hum")
+file(WRITE "${DIR}/imports_folder.hum" "IMPORT \"folder.hum\"\n")
+expect(import_folder 1 "^$" "imports_folder.hum:1:1: runtime error: cannot read module 'folder.hum': cannot read '[^']*folder.hum': Is a directory\n"
+       ARGS imports_folder.hum)
+# A warning about a built-in actor (no place in a program) says "humus:".
+expect(warn_builtin_unhandled 0 "^$" "^humus: warning: actor timer@[0-9]+ did not handle message: #junk\n$"
+       ARGS -W -e "SEND #junk TO timer")
 
 # Output that cannot be written fails the run: status 1 and one message on
 # standard error (issue 20, repro 8). /dev/full fails every write with ENOSPC.

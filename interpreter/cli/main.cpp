@@ -18,6 +18,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <iostream>
 #include <iterator>
 #include <memory>
@@ -227,7 +228,7 @@ using File = std::unique_ptr<std::FILE, FileCloser>;
 // Opens `path` for writing, or says why it cannot.
 File open_output(const std::string& path) {
   File f(std::fopen(path.c_str(), "wb"));
-  if (!f) std::cerr << "humus: cannot write '" << path << "'\n";
+  if (!f) std::cerr << "humus: cannot write '" << path << "': " << std::strerror(errno) << "\n";
   return f;
 }
 
@@ -246,8 +247,9 @@ struct Tracing {
         if (!(json_file = open_output(o.trace_file))) return false;
         out = json_file.get();
       }
-      json = std::make_unique<humus::trace::JsonWriter>([out](std::string_view line) {
-        std::fwrite(line.data(), 1, line.size(), out);
+      json_path = o.trace_file;
+      json = std::make_unique<humus::trace::JsonWriter>([this, out](std::string_view line) {
+        if (std::fwrite(line.data(), 1, line.size(), out) != line.size() && !json_errno) json_errno = errno;
         if (out == stderr) std::fflush(out);
       });
       tee.add(json.get());
@@ -260,17 +262,29 @@ struct Tracing {
     if (json || diagram) ro.tracer = &tee;
     return true;
   }
-  // Writes the diagram of what ran (also after a runtime error or a limit).
+  // Writes the diagram of what ran (also after a runtime error or a limit),
+  // and says if the trace or the diagram could not be written in full (the
+  // program ran: a failed run, status 1, as for standard output).
   bool finish() {
-    if (json_file) std::fflush(json_file.get());
-    if (!diagram) return true;
+    bool ok = true;
+    if (json_file && (std::fflush(json_file.get()) != 0 || json_errno)) {
+      cannot_write(json_path, json_errno ? json_errno : errno);
+      ok = false;
+    }
+    if (!diagram) return ok;
     std::string svg = diagram->svg();
-    bool ok = std::fwrite(svg.data(), 1, svg.size(), diagram_file.get()) == svg.size() &&
-              std::fflush(diagram_file.get()) == 0;
-    if (!ok) std::cerr << "humus: cannot write '" << diagram_path << "'\n";
+    if (std::fwrite(svg.data(), 1, svg.size(), diagram_file.get()) != svg.size() ||
+        std::fflush(diagram_file.get()) != 0) {
+      cannot_write(diagram_path, errno);
+      ok = false;
+    }
     return ok;
   }
-  std::string diagram_path;
+  static void cannot_write(const std::string& path, int error) {
+    std::cerr << "humus: cannot write '" << path << "': " << std::strerror(error) << "\n";
+  }
+  std::string json_path, diagram_path;
+  int json_errno = 0;  // the first failed write's, if one failed
 };
 
 // Runs one program to quiescence; returns the exit status.
@@ -378,7 +392,7 @@ int run(const Options& o, humus::ast::SourcePtr source) {
     if (interp.runtime().had_error()) status = kExitRuntimeError;
     limit_stop();
   });
-  if (!tracing.finish() && status == kExitOk) status = kExitUsage;
+  if (!tracing.finish() && status == kExitOk) status = kExitRuntimeError;
   return status;
 }
 

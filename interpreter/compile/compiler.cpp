@@ -207,12 +207,19 @@ class Compiler {
   uint32_t here(Fn& fn) const { return uint32_t(fn.proto->code.size()); }
   // Points the jumps `labels` at `target` (jumps are relative, engine/opcodes.hpp).
   void patch(Fn& fn, const Labels& labels, uint32_t target) {
-    for (uint32_t at : labels) fn.proto->code[at].c = relative(at, target);
+    for (uint32_t at : labels) fn.proto->code[at].c = relative(fn, at, target);
   }
-  static uint16_t relative(uint32_t at, uint32_t target) {
+  // The offset of a jump; one too long for 16 bits is reported at the
+  // expression that jumps (a CASE, an IF), the code it jumps over being the
+  // part to split.
+  static uint16_t relative(const Fn& fn, uint32_t at, uint32_t target) {
     const int64_t off = int64_t(target) - int64_t(at) - 1;
-    if (off < INT16_MIN || off > INT16_MAX)
-      throw CompileError{{}, "this function is too large to compile (a jump over more than 32767 instructions)"};
+    if (off < INT16_MIN || off > INT16_MAX) {
+      const auto [line, column] = fn.proto->pos[at];
+      throw CompileError{{line, column},
+                         "this is too large to compile: a jump over more than 32767 instructions (split it into "
+                         "smaller functions)"};
+    }
     return uint16_t(int16_t(off));
   }
   uint32_t alloc(Fn& fn, uint32_t n, ast::Loc l);
@@ -1345,7 +1352,7 @@ void Compiler::case_of(Fn& fn, const ast::Expr& e, const std::function<void(cons
     }
     sw.otherwise = starts[run];
     sw.plan();
-    fn.proto->code[at].c = relative(at, starts[run]);
+    fn.proto->code[at].c = relative(fn, at, starts[run]);
   }
 }
 

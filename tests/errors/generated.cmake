@@ -210,3 +210,11 @@ if(NOT status EQUAL 2 OR NOT out STREQUAL "" OR NOT err MATCHES
    "^function_too_large.hum:[0-9]+:[0-9]+: error: this function is too large to compile \\(more than 65535 instructions\\)\nSEND x TO println\n +\\^\n$")
   message(FATAL_ERROR "function_too_large: status ${status} (expected 2), stdout '${out}', stderr '${err}'")
 endif()
+# A jump over more than 32767 instructions (a CASE of 12,000 alternatives
+# inside an expression): reported where the jump is, with what to do.
+set(alts "")
+foreach(i RANGE 0 11999)
+  string(APPEND alts "${i} : add(3, ${i})\n")
+endforeach()
+check(jump_too_long "SEND add((CASE 3 OF\n${alts}_ : 0 END), 1) TO println\n" 2 ""
+      "jump_too_long.hum:2:5: error: this is too large to compile: a jump over more than 32767 instructions (split it into smaller functions)\n0 : add(3, 0)\n    ^\n")
