@@ -102,7 +102,10 @@ class Repl {
       }
       if (!trim(line).empty()) term_.add_history(line);
       if (input_.empty() && trim(line).starts_with(':')) {
-        busy([&] { command(trim(line)); }, false);
+        // Ctrl-C interrupts what a command runs (:load, :type), but for
+        // :reset, which replaces the runtime the interrupt hook points at.
+        const std::string cmd = trim(line);
+        busy([&] { command(cmd); }, !cmd.starts_with(":reset"));
         continue;
       }
       input_ += line;
@@ -123,7 +126,7 @@ class Repl {
   // Runs f with the terminal busy: Ctrl-C then interrupts what runs now
   // (the statement being evaluated and the events running: undone, every
   // binding kept) and the prompt comes back.
-  // (Not for commands: :reset makes a new runtime under the hook's feet.)
+  // (Not for :reset: it makes a new runtime under the hook's feet.)
   template <typename F>
   void busy(F&& f, bool interruptible = true) {
     if (interruptible)

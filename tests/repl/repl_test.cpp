@@ -468,8 +468,7 @@ void second_session(const std::string& humus, const std::string& home) {
 void command_slips(const std::string& humus, const std::string& home) {
   Session s(humus, home);
   CHECK(s.prompt(), "the prompt appears");
-  CHECK(s.enter(":reload") && s.wait(has_line("nothing to reload: use :load FILE first")),
-        ":reload before any :load");
+  CHECK(s.enter(":reload") && s.wait(has_line("nothing to reload: use :load FILE first")), ":reload before any :load");
   CHECK(s.enter(":load") && s.wait(has_line("usage: :load FILE")), ":load without a file");
   // (a short relative name: a long line would wrap on the 80-column screen)
   CHECK(s.enter(":load no_such.hum") && s.wait(has_line("humus: cannot open 'no_such.hum': No such file or directory")),
@@ -478,6 +477,13 @@ void command_slips(const std::string& humus, const std::string& home) {
   CHECK(s.enter(":type") && s.wait(has_line("usage: :type EXPR")), ":type without an expression");
   CHECK(s.enter(":frobnicate") && s.wait(has_line("unknown command :frobnicate (:help lists them)")),
         "an unknown command");
+  // A script that never ends, run by :load: Ctrl-C interrupts it like a typed line.
+  std::ofstream(home + "/s.hum") << "DEF spin(n) AS spin(add(n, 1))\nspin(0)\n";
+  s.type(":load " + home + "/s.hum\r");
+  s.settle(1000);  // long enough for the script to be running
+  s.type("\x03");
+  CHECK(s.wait(has_text("runtime error: interrupted"), 1), "Ctrl-C interrupts a script run by :load");
+  CHECK(s.enter("spin"), "the session goes on, with the script's definitions");
   const size_t before = s.screen().row();
   s.type("\x03");  // Ctrl-C on an empty line, nothing running
   CHECK(s.wait(has_line("(Ctrl-D or :quit leaves)")), "Ctrl-C when idle says how to leave");
