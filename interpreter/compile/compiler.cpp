@@ -376,7 +376,12 @@ class Compiler {
 
 uint32_t Compiler::emit(Fn& fn, Op op, ast::Loc l, uint32_t a, uint32_t b, uint32_t c, uint8_t x) {
   Proto& p = *fn.proto;
-  if (p.code.size() >= kMaxOperand) error(l, "this function is too large to compile (more than 65535 instructions)");
+  if (p.code.size() >= kMaxOperand) {
+    // At the function (or the statement's start), not wherever the count ran out.
+    const ast::Loc at = fn.code ? ast::Loc{fn.code->loc.line, fn.code->loc.column}
+                                : ast::Loc{p.pos.front().first, p.pos.front().second};
+    error(at, "this function is too large to compile (more than 65535 instructions)");
+  }
   if (a > kMaxOperand || b > kMaxOperand || c > kMaxOperand) error(l, "internal error: operand out of range");
   p.code.push_back(Instr{op, x, uint16_t(a), uint16_t(b), uint16_t(c)});
   p.pos.emplace_back(l.line, l.column);
