@@ -478,12 +478,13 @@ void command_slips(const std::string& humus, const std::string& home) {
   CHECK(s.enter(":frobnicate") && s.wait(has_line("unknown command :frobnicate (:help lists them)")),
         "an unknown command");
   // A script that never ends, run by :load: Ctrl-C interrupts it like a typed line.
-  std::ofstream(home + "/s.hum") << "DEF spin(n) AS spin(add(n, 1))\nspin(0)\n";
+  std::ofstream(home + "/s.hum") << "DEF answer AS 42\nDEF spin(n) AS spin(add(n, 1))\nspin(0)\n";
   s.type(":load " + home + "/s.hum\r");
   s.settle(1000);  // long enough for the script to be running
   s.type("\x03");
-  CHECK(s.wait(has_text("runtime error: interrupted"), 1), "Ctrl-C interrupts a script run by :load");
-  CHECK(s.enter("spin"), "the session goes on, with the script's definitions");
+  CHECK(s.wait(has_text("runtime error: interrupted")), "Ctrl-C interrupts a script run by :load");
+  CHECK(s.prompt(), "the prompt comes back");
+  CHECK(s.enter("answer") && s.wait(has_line("42")), "the session goes on, with the script's definitions");
   const size_t before = s.screen().row();
   s.type("\x03");  // Ctrl-C on an empty line, nothing running
   CHECK(s.wait(has_line("(Ctrl-D or :quit leaves)")), "Ctrl-C when idle says how to leave");
