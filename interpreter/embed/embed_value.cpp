@@ -142,7 +142,7 @@ bool Value::fits_int64() const {
 int64_t Value::as_int() const {
   const rt::Value& v = view(*this);
   auto n = rt::integer_to_int64(v);
-  if (!n) wrong_kind("an integer that fits in 64 bits", *this);
+  if (!n) wrong_kind(v.is_bigint() ? "an integer that fits in 64 bits" : "an integer", *this);
   return *n;
 }
 

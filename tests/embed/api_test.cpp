@@ -618,6 +618,7 @@ TEST_CASE("misuses of Value say what was expected and what was given") {
   CHECK(error_of([] { Value::symbol("x").as_decimal(); }) == "humus::Value: expected an integer, got #x");
   CHECK(error_of([] { Value::integer("123456789012345678901234567890").as_int(); }) ==
         "humus::Value: expected an integer that fits in 64 bits, got 123456789012345678901234567890");
+  CHECK(error_of([] { Value::symbol("x").as_int(); }) == "humus::Value: expected an integer, got #x");
   CHECK(error_of([] { Value(1).as_bool(); }) == "humus::Value: expected a boolean, got 1");
   CHECK(error_of([] { Value(1).symbol_name(); }) == "humus::Value: expected a symbol, got 1");
   CHECK(error_of([] { Value::tuple({1, 2, 3}).to_vector(); }) == "humus::Value: expected a list, got 1, 2, 3");
@@ -644,9 +645,8 @@ TEST_CASE("misuses of Runtime name the call and the bad argument") {
   Value bad_send = h.rt.create([](humus::ActorContext& cx, const Value&) { cx.send(Value(5), 1); });
   Value bad_become = h.rt.create([](humus::ActorContext& cx, const Value&) { cx.become(Value(6)); });
   Value bad_create = h.rt.create([](humus::ActorContext& cx, const Value&) { cx.create(Value::nil()); });
-  Value bad_after = h.rt.create([](humus::ActorContext& cx, const Value&) {
-    cx.send_after(std::chrono::milliseconds(1), Value(8), 1);
-  });
+  Value bad_after = h.rt.create(
+      [](humus::ActorContext& cx, const Value&) { cx.send_after(std::chrono::milliseconds(1), Value(8), 1); });
   for (const Value& a : {bad_send, bad_become, bad_create, bad_after}) h.rt.send(a, Value::symbol("go"));
   std::string err = h.errors();
   CHECK(err.find("<native behavior> threw: humus::ActorContext::send: not an actor: 5\n") != std::string::npos);
