@@ -494,6 +494,22 @@ void command_slips(const std::string& humus, const std::string& home) {
   CHECK(s.wait_exit() == 0, ":quit ends the session with status 0");
 }
 
+// A loop of slow turns (squaring a huge integer each) reaches no safe point
+// for minutes: one Ctrl-C cannot stop it, the third ends the process.
+void runaway(const std::string& humus, const std::string& home) {
+  Session s(humus, home);
+  CHECK(s.prompt(), "the prompt appears");
+  CHECK(s.enter("DEF sq(x, k) AS IF $k = 0 x ELSE sq(mul(x, x), sub(k, 1))"), "a loop of slow turns");
+  s.type("length(sq(3, 40))\r");
+  s.settle(1000);  // running, and far from a safe point
+  for (int i = 0; i < 3; ++i) {
+    s.type("\x03");
+    s.settle(100);
+  }
+  CHECK(s.wait(has_text("humus: interrupted")), "the third Ctrl-C says it ends the session");
+  CHECK(s.wait_exit() == 130, "and ends it with status 130");
+}
+
 void piped(const std::string& humus) {
   std::string cmd = "echo 'SEND add(40, 2) TO println' | " + humus;
   FILE* p = popen(cmd.c_str(), "r");
@@ -517,6 +533,7 @@ int main(int argc, char** argv) {
   first_session(humus, home);
   second_session(humus, home);
   command_slips(humus, home);
+  runaway(humus, home);
   piped(humus);
   if (failures)
     std::fprintf(stderr, "%d checks failed\n", failures);
