@@ -417,12 +417,7 @@ void Runtime::report_error(const EventError& e, const Actor* actor, const Value*
     checks_failed_.fetch_add(1, std::memory_order_relaxed);
   std::optional<SourceView> view;
   if (source_viewer_ && e.loc.file && e.loc.line) view = source_viewer_(e.loc);
-  // An error with no place in a program (a built-in actor's, out of memory)
-  // says so, not "<builtin>:0:0".
-  std::string text = e.loc.file || e.loc.line
-                         ? e.loc.file_name() + ":" + std::to_string(e.loc.line) + ":" +
-                               std::to_string(view ? view->column : e.loc.column) + ": runtime error"
-                         : std::string("humus: runtime error");
+  std::string text = headline(e.loc, "runtime error");
   if (actor) text += " in actor " + actor_label(*actor);
   text += ": " + e.message + "\n";
   if (view) text += view->window;
@@ -430,15 +425,15 @@ void Runtime::report_error(const EventError& e, const Actor* actor, const Value*
   write_err(text);
 }
 
-// A warning about what has no place in a program (a built-in actor's) says
-// so, as report_error does, not "<builtin>:0:0".
-std::string Runtime::warning_at(const SourceLoc& loc) const {
-  return loc.file || loc.line ? location(loc) + ": warning: " : std::string("humus: warning: ");
+// What has no place in a program (a built-in actor's failure or message,
+// running out of memory) says so, not "<builtin>:0:0".
+std::string Runtime::headline(const SourceLoc& loc, std::string_view kind) const {
+  return (loc.file || loc.line ? location(loc) : std::string("humus")) + ": " + std::string(kind);
 }
 
 void Runtime::report_warning(const SourceLoc& loc, const std::string& message) {
   if (!warnings_on()) return;
-  write_err(warning_at(loc) + message + "\n");
+  write_err(headline(loc, "warning") + ": " + message + "\n");
 }
 
 void Runtime::drop_send(const SourceLoc& loc, const Value& target, const Value& message, Context& cx) {
@@ -457,7 +452,8 @@ void Runtime::report_unhandled(const Actor& actor, const Value& message) {
   if (!options_.warn_unhandled && !text_trace_.load(std::memory_order_relaxed)) return;
   SourceLoc loc;
   if (actor.behavior.is(ObjKind::Closure)) loc = actor.behavior.as<Closure>()->code->loc;
-  write_err(warning_at(loc) + "actor " + actor_label(actor) + " did not handle message: " + shown(message) + "\n");
+  write_err(headline(loc, "warning") + ": actor " + actor_label(actor) + " did not handle message: " + shown(message) +
+            "\n");
 }
 
 RuntimeStats Runtime::stats() const {

@@ -212,8 +212,8 @@ class Runtime final : public EventRunner {
   void set_source_viewer(SourceViewer viewer) { source_viewer_ = std::move(viewer); }
   // "FILE:LINE:COLUMN", the column in characters when the source is known.
   std::string location(const SourceLoc& loc) const;
-  // "FILE:LINE:COL: warning: ", or "humus: warning: " for a place outside any program.
-  std::string warning_at(const SourceLoc& loc) const;
+  // "FILE:LINE:COL: KIND", or "humus: KIND" for a place outside any program.
+  std::string headline(const SourceLoc& loc, std::string_view kind) const;
 
   // Reports a failed event (actor may be null for top-level statements),
   // with the source line and a caret under the error's column.
