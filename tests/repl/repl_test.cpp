@@ -57,7 +57,7 @@ class Screen {
   // The row of the last line equal to `text`, or -1.
   long find_line(const std::string& text) const {
     for (size_t r = lines_.size(); r-- > 0;)
-      if (line(r) == text) return long(r);
+      if (line(r) == text || rstrip(logical(r)) == text) return long(r);
     return -1;
   }
   size_t count_lines(const std::string& text) const {
@@ -65,9 +65,11 @@ class Screen {
     for (size_t r = 0; r < lines_.size(); ++r) n += line(r) == text;
     return n;
   }
+  // Text is looked for in logical lines: rows the terminal wrapped at 80 columns are joined
+  // again, so a message does not go unseen because a long path pushed it over the edge.
   bool contains(const std::string& text) const {
     for (size_t r = 0; r < lines_.size(); ++r)
-      if (lines_[r].find(text) != std::string::npos) return true;
+      if (logical(r).find(text) != std::string::npos) return true;
     return false;
   }
   std::string dump() const {
@@ -123,11 +125,19 @@ class Screen {
     if (c < 0x20) return;
     if (col_ >= kCols) {
       col_ = 0;
+      if (wrapped_.size() <= row_) wrapped_.resize(row_ + 1);
+      wrapped_[row_] = true;
       down(1);
     }
     std::string& l = lines_[row_];
     if (l.size() <= col_) l.resize(col_ + 1, ' ');
     l[col_++] = char(c);
+  }
+  // Row r and the rows it wrapped into, as one line.
+  std::string logical(size_t r) const {
+    std::string s = lines_[r];
+    while (r < wrapped_.size() && wrapped_[r] && r + 1 < lines_.size()) s += lines_[++r];
+    return s;
   }
   void down(size_t n) {
     row_ += n;
@@ -161,6 +171,7 @@ class Screen {
         if (n == 0) {
           if (l.size() > col_) l.resize(col_);
           lines_.resize(row_ + 1);
+          wrapped_.resize(std::min(wrapped_.size(), row_));
         }
         break;
       case 'P':  // delete characters
@@ -175,6 +186,7 @@ class Screen {
   }
 
   std::vector<std::string> lines_{std::string()};
+  std::vector<bool> wrapped_;  // wrapped_[r]: row r ran past the last column into row r + 1
   size_t row_ = 0, col_ = 0;
   int state_ = 0;
   std::string params_;
