@@ -172,6 +172,8 @@ class Value {
   // A Value for bits whose object (if any) is immortal, as in a global
   // slot, where 0 means unbound: empty.
   static Value from_immortal_bits(uint64_t b) { return Value(b ? b : kEmpty); }
+  // The word of the empty Value, for code that manages words itself.
+  static constexpr uint64_t empty_bits() { return kEmpty; }
   // Gives up ownership of the word without releasing it.
   uint64_t leak_bits() {
     uint64_t b = bits_;

@@ -10,6 +10,17 @@
 // frame: what it leaves flows into that entry, and the pass runs again
 // until that set is stable.
 //
+// That is one of two plans. In the other, such a call releases what it
+// leaves (TAILCALLD: it runs its DROPS word on itself too), so the entry
+// starts with only its parameters and every end releases less. Which is
+// cheaper depends on how often the calls run against the ends: a loop
+// (`count(rest, add(n, 1))`) calls itself many times per end, so it keeps
+// what it left for the next turn to overwrite; a function whose turns make
+// calls of their own (an interpreter's `eval`) ends about as often as it
+// calls itself. So the second plan is taken when the function makes a
+// non-tail call and it releases fewer registers over all its ends and tail
+// calls, counting each once.
+//
 // Over-approximating is always safe (releasing an empty register does
 // nothing); missing a register would leak its value, which checked builds
 // catch (vm.cpp, check_empty_stack).
@@ -28,22 +39,45 @@ class Planner {
   explicit Planner(Proto& p) : p_(p) {}
 
   void run() {
+    // The value entry's code runs from its entry to the next entry's (each
+    // entry's code is one block).
+    uint32_t value_end = uint32_t(p_.code.size());
+    for (uint32_t e : {p_.entry_stmt, p_.entry_behavior})
+      if (e > p_.entry_value && e < value_end) value_end = e;
+    bool calls = false, tail_calls = false;
     for (uint32_t i = 0; i < p_.code.size(); ++i) {
       reg_effects(p_, i, e_);
       for (uint32_t j : e_.jumps)
         if (j <= i) backward_ = true;  // never made by the compiler: plan nothing
+      if (i >= p_.entry_value && i < value_end) {
+        calls = calls || p_.code[i].op == Op::CALL;
+        tail_calls = tail_calls || p_.code[i].op == Op::TAILCALL;
+      }
     }
     for (;;) {  // restart_ only grows
       const RegSet before = restart_;
       pass();
       if (restart_ == before) break;
     }
+    if (backward_ || !calls || !tail_calls || restart_ == RegSet()) return;
+    const size_t keep_cost = cost_;
+    const std::vector<Instr> kept = p_.code;
+    self_drops_ = true;
+    restart_ = RegSet();
+    pass();
+    if (cost_ >= keep_cost) {
+      p_.code = kept;
+      return;
+    }
+    for (Instr& in : p_.code)
+      if (in.op == Op::TAILCALL) in.op = Op::TAILCALLD;
   }
 
  private:
   void pass() {
     pending_.clear();
     live_ = false;
+    cost_ = 0;
     for (uint32_t i = 0; i < p_.code.size(); ++i) {
       if (i == p_.entry_value || i == p_.entry_stmt || i == p_.entry_behavior) {
         live_ = true;
@@ -76,6 +110,12 @@ class Planner {
       field = uint16_t(s.end());
     }
   }
+  // How many registers a plan of `s` releases, R(0) .. R(from-1) aside.
+  static size_t count(const RegSet& s, uint32_t from) {
+    size_t n = 0;
+    for (uint32_t r = from; r < s.end(); ++r) n += s.has(r);
+    return n;
+  }
 
   void step(uint32_t i) {
     Instr& in = p_.code[i];
@@ -83,6 +123,7 @@ class Planner {
     if (ends_frame(in.op)) {
       if (in.op == Op::RET) cur_.remove(in.a);  // its value is moved out first
       plan(cur_, *drop_field(in), in.x);
+      if (live_) cost_ += count(cur_, 0);
     }
     if (e_.tail_call) {
       // What the tail call leaves in the frame once the callee and the
@@ -90,11 +131,17 @@ class Planner {
       // argument passed in place leaves its register as it was).
       RegSet left = cur_;
       for (uint32_t k = 0; k < in.b; ++k)
-        if (!(in.op == Op::TAILCALL && ((in.x >> k) & 1))) left.remove(uint32_t(in.a) + 1 + k);
-      if (!(in.op == Op::TAILCALL && in.c)) left.remove(in.a);
+        if (!(is_value_tail_call(in.op) && ((in.x >> k) & 1))) left.remove(uint32_t(in.a) + 1 + k);
+      if (!(is_value_tail_call(in.op) && in.c)) left.remove(in.a);
       Instr& drops = p_.code.at(i + 1);  // the DROPS word
       plan(left, drops.a, drops.x);
-      if (in.op == Op::TAILCALL && live_) restart_.merge(left);
+      if (live_) {
+        // A call of another function releases what the DROPS word names
+        // above its arguments; under self_drops_, one of itself too.
+        const size_t n = count(left, in.b);
+        cost_ += is_value_tail_call(in.op) && self_drops_ ? 2 * n : n;
+        if (is_value_tail_call(in.op) && !self_drops_) restart_.merge(left);
+      }
     }
     if (!live_) return;
     for (uint32_t j : e_.jumps) flow(j, cur_);  // a jump leaves the registers as they were
@@ -115,6 +162,8 @@ class Planner {
   bool backward_ = false;               // a backward jump: every end releases every register
   std::map<uint32_t, RegSet> pending_;  // jump targets ahead, with what flows in
   RegSet restart_;                      // what restarts of the value entry leave
+  bool self_drops_ = false;             // the second plan: TAILCALLD
+  size_t cost_ = 0;                     // registers the plan releases, each end and tail call once
 };
 
 }  // namespace

@@ -169,10 +169,11 @@ void reg_effects(const Proto& p, uint32_t i, RegEffects& e) {
       e.writes = {a};
       break;
     case Op::TAILCALL:
+    case Op::TAILCALLD:
     case Op::TAILCALLST:
-      if (!(in.op == Op::TAILCALL && c)) e.reads.push_back(a);
+      if (!(is_value_tail_call(in.op) && c)) e.reads.push_back(a);
       for (uint32_t r = 0; r < b; ++r)  // TAILCALL's x: argument r is parameter r, passed on in place
-        e.reads.push_back(in.op == Op::TAILCALL && ((in.x >> r) & 1) ? r : a + 1 + r);
+        e.reads.push_back(is_value_tail_call(in.op) && ((in.x >> r) & 1) ? r : a + 1 + r);
       e.falls_through = false;
       e.tail_call = true;
       break;

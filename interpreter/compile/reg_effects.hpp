@@ -30,6 +30,9 @@ struct RegEffects {
   }
 };
 
+// A tail call in a function's value code (not statement code's TAILCALLST).
+inline bool is_value_tail_call(Op op) { return op == Op::TAILCALL || op == Op::TAILCALLD; }
+
 // The effects of instruction `i` of `p` (cleared first).
 void reg_effects(const Proto& p, uint32_t i, RegEffects& e);
 

@@ -83,6 +83,8 @@ OP(CALL)       // R(a) = the result
 OP(TAILCALL)   // the result is this function's result (the frame is reused)
                //   x: argument i is this function's parameter i unchanged (bit i):
                //   its register R(a+1+i) was left empty
+OP(TAILCALLD)  // TAILCALL that, when it calls the running function itself, also
+               //   releases what its DROPS word names (drop_plan.cpp chooses it)
 OP(CALLST)     // run the callee's body as a statement          x: 1 = keep the frame's site
 OP(TAILCALLST) // the same, as this statement code's last word  x: 1 = keep the frame's site
 OP(DROPS)      // not run: the word after a tail call, a = how many registers it

@@ -18,6 +18,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <bit>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -111,12 +112,15 @@ struct TagSwitch {
   uint32_t otherwise = 0;
   uint64_t dense_first = 0;     // the first symbol's word, when dense
   std::vector<uint32_t> dense;  // by (word - dense_first) / 16
+  uint64_t dense_count = 0;     // dense.size(), 0 when not dense
 
   uint32_t target(uint64_t tag) const {
-    if (!dense.empty()) {
-      const uint64_t i = (tag - dense_first) >> 4;
-      return (tag & 0xF) == 0x6 && i < dense.size() ? dense[i] : otherwise;
-    }
+    // The distance from the first symbol, rotated: any word that is not a
+    // symbol at or after it (a low nibble other than 0x6) becomes huge, so
+    // one comparison tests both.
+    const uint64_t i = std::rotr(tag - dense_first, 4);
+    if (i < dense_count) return dense[i];
+    if (dense_count) return otherwise;
     auto it = std::lower_bound(cases.begin(), cases.end(), std::pair<uint64_t, uint32_t>{tag, 0});
     return it != cases.end() && it->first == tag ? it->second : otherwise;
   }
@@ -129,6 +133,7 @@ struct TagSwitch {
     dense_first = cases.front().first;
     dense.assign(((cases.back().first - dense_first) >> 4) + 1, otherwise);
     for (const auto& [tag, at] : cases) dense[(tag - dense_first) >> 4] = at;
+    dense_count = dense.size();
   }
 };
 

@@ -107,13 +107,13 @@ class CallStack {
   }
   // A frame for a call (no site), its fields written one by one; there is
   // room (VmState::room_for_call said so).
-  CallInfo* push_call(const Proto* proto, uint32_t base, Kind kind) {
+  CallInfo* push_call(const Proto* proto, uint32_t base, Kind kind, bool f_borrowed) {
     CallInfo* c = top_++;
     c->proto = proto;
     c->base = base;
     c->kind = kind;
     c->entry = false;
-    c->f_borrowed = false;
+    c->f_borrowed = f_borrowed;
     c->has_site = false;
     return c;
   }
@@ -241,6 +241,14 @@ VmState& vm_of(rt::Context& cx) {
 
 bool is_humus(const Value& fn) { return fn.is(rt::ObjKind::Closure) && fn.as<rt::Closure>()->code->tail_callable; }
 const LambdaCode& code_of(const Value& fn) { return static_cast<const LambdaCode&>(*fn.as<rt::Closure>()->code); }
+// The same on a function's word.
+bool is_humus_word(uint64_t w) {
+  const auto* o = reinterpret_cast<const rt::Object*>(w);
+  return (w & 3) == 0 && o->kind == rt::ObjKind::Closure && static_cast<const rt::Closure*>(o)->code->tail_callable;
+}
+const LambdaCode& code_of_word(uint64_t w) {
+  return static_cast<const LambdaCode&>(*reinterpret_cast<const rt::Closure*>(w)->code);
+}
 
 // The captures of the function or block below a frame.
 const Value* captures_of(const Value* R) {
@@ -440,14 +448,14 @@ namespace {
 // Releases R(from) .. R(end-1), end the lesser of a drop bound (proto.hpp)
 // and the frame's size; the registers above are known to be empty.
 [[gnu::always_inline]] inline void drop_regs(Value* R, uint32_t from, uint32_t end) {
-  for (uint32_t i = from; i < end; ++i) R[i].put_bits(rt::Value().leak_bits());
+  for (uint32_t i = from; i < end; ++i) R[i].put_bits(Value::empty_bits());
 }
 
 // Releases what a frame's end finds in its registers: the drop field
 // `field` of an instruction whose flags are `x` (proto.hpp), either a set of
 // registers or a bound.
 [[gnu::always_inline]] inline void drop_set(Value* R, uint32_t set) {
-  for (uint32_t m = set; m; m &= m - 1) R[__builtin_ctz(m)].put_bits(rt::Value().leak_bits());
+  for (uint32_t m = set; m; m &= m - 1) R[__builtin_ctz(m)].put_bits(Value::empty_bits());
 }
 [[gnu::always_inline]] inline void drop_named(Value* R, uint8_t x, uint32_t field, uint32_t nregs) {
   if (x & kDropMask) {
@@ -465,6 +473,11 @@ namespace {
   } else {
     drop_regs(R, n, std::min<uint32_t>(drops.a, nregs));
   }
+}
+
+// Releases the reference a word holds, if it is an object's.
+[[gnu::always_inline]] inline void release_word(uint64_t w) {
+  if ((w & 3) == 0) reinterpret_cast<rt::Object*>(w)->release();
 }
 
 // Releases the function below a frame (unless borrowed).
@@ -524,7 +537,7 @@ inline Value take(Value& r, bool move) { return move ? std::move(r) : Value(r); 
     return;
   }
   unpair(R, a, b);
-  R[a].put_bits(Value().leak_bits());
+  R[a].put_bits(Value::empty_bits());
 }
 
 // R(b) = head of R(a), and the tail replaces the pair in R(a) (UNPAIR x=3:
@@ -561,7 +574,7 @@ inline Value take(Value& r, bool move) { return move ? std::move(r) : Value(r); 
     return;
   }
   R[b].put_bits(Value::retain_bits(p->tail.bits()));  // when b == a, releases the pair after
-  if (last && a != b) R[a].put_bits(Value().leak_bits());
+  if (last && a != b) R[a].put_bits(Value::empty_bits());
 }
 
 // A result computed by code that may have entered the VM again (so the
@@ -671,22 +684,23 @@ Value builtin_value(Op op, const Value& x, const Value& y) {
 }
 
 Outcome run(VmState& vm, rt::Context& cx, Value& result) {
-  CallInfo* ci = &vm.calls.back();
+#define ci (&vm.calls.back())
   const Proto* P = ci->proto;
   const Instr* pc = ci->pc;
   Value* R = vm.stack + ci->base;
-  const Value* K = P->consts.data();
+  // The constants: read through P where used rather than kept in a
+  // variable of their own, one less to hold across the loop.
+#define K (P->consts.data())
   // What do_tailexec releases: a drop field and the flags that say its form.
   uint32_t drops = kDropAll;
   uint8_t drops_x = 0;
+  uint64_t fbits;  // a tail call's callee (TAILCALLD goes on in TAILCALL's code with it)
 
 // The running frame changed (a call, a return, a tail call): reload it.
 #define RELOAD()             \
   do {                       \
-    ci = &vm.calls.back();   \
     P = ci->proto;           \
     R = vm.stack + ci->base; \
-    K = P->consts.data();    \
   } while (0)
 // The running instruction: a handler reads the operands it uses from it
 // (pc has moved past it), and reads none once it has moved pc itself.
@@ -726,22 +740,23 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
 
   // Pushes a frame for `proto` whose registers start at R(a+1), entered at
   // `entry`; this frame goes on after the call when the callee ends.
-#define PUSH(proto_, entry_, kind_, has_site_, site_, loc_)           \
-  do {                                                                \
-    SAFE_POINT();                                                     \
-    const uint32_t nb = ci->base + INS.a + 1;                         \
-    ci->pc = pc;                                                      \
-    if (!vm.room_for_call(size_t(nb) + (proto_)->nregs)) [[unlikely]] \
-      too_deep(loc_);                                                 \
-    ci = vm.calls.push_call((proto_), nb, (kind_));                   \
-    if (has_site_) {                                                  \
-      ci->has_site = true;                                            \
-      ci->site = (site_);                                             \
-    }                                                                 \
-    P = (proto_);                                                     \
-    R = vm.stack + nb;                                                \
-    K = P->consts.data();                                             \
-    pc = P->code.data() + (entry_);                                   \
+  // `borrowed_`: the function below the frame is a global's (immortal), so
+  // the frame's end need not release it.
+#define PUSH(proto_, entry_, kind_, borrowed_, has_site_, site_, loc_) \
+  do {                                                                 \
+    SAFE_POINT();                                                      \
+    const uint32_t nb = ci->base + INS.a + 1;                          \
+    ci->pc = pc;                                                       \
+    if (!vm.room_for_call(size_t(nb) + (proto_)->nregs)) [[unlikely]]  \
+      too_deep(loc_);                                                  \
+    vm.calls.push_call((proto_), nb, (kind_), (borrowed_));            \
+    if (has_site_) {                                                   \
+      ci->has_site = true;                                             \
+      ci->site = (site_);                                              \
+    }                                                                  \
+    P = (proto_);                                                      \
+    R = vm.stack + nb;                                                 \
+    pc = P->code.data() + (entry_);                                    \
   } while (0)
 
   // ---------------------------------------------------- loads and values
@@ -1121,7 +1136,8 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
           NEXT();
         }
       }
-      PUSH(callee, callee->entry_value, Kind::Value, false, rt::SourceLoc{}, code.loc);
+      // A global's function is immortal: the frame borrows it.
+      PUSH(callee, callee->entry_value, Kind::Value, INS.c != 0, false, rt::SourceLoc{}, code.loc);
       NEXT();
     }
     slow_to(vm, INS.a, call_foreign(fn, R + INS.a + 1, INS.b, cx, LOC()));
@@ -1129,27 +1145,73 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
     for (uint32_t i = 1; i <= INS.b; ++i) R[INS.a + i] = Value();
     NEXT();
   }
+  // A tail call's callee, as a word: global G(c-1)'s or R(a)'s.
+#define TAIL_CALLEE()                                              \
+  do {                                                             \
+    if (INS.c) {                                                   \
+      const GlobalRef& g = P->globals[INS.c - 1];                  \
+      fbits = g.cell->load(std::memory_order_acquire);             \
+      if (!fbits) [[unlikely]]                                     \
+        undefined_global(cx.rt.globals().name(g.slot), cx, LOC()); \
+    } else {                                                       \
+      fbits = R[INS.a].bits();                                     \
+    }                                                              \
+  } while (0)
+  // A call of the running function itself: the arguments become the
+  // parameters (those written in place already are) and the body starts
+  // again in the same frame. What else the frame holds stays for the next
+  // turn to overwrite (drop_plan.cpp), or, for TAILCALLD, is released.
+#define SELF_TAIL_CALL(release_rest)                                               \
+  do {                                                                             \
+    if (INS.x != (1u << INS.b) - 1) [[unlikely]] /* not every argument in place */ \
+      for (uint32_t i = 0; i < INS.b; ++i)                                         \
+        if (!((INS.x >> i) & 1)) R[i] = std::move(R[INS.a + 1 + i]);               \
+    if (!INS.c) R[INS.a] = Value();                                                \
+    if (release_rest) drop_after_tail_call(R, *pc, INS.b, P->nregs);               \
+    pc = P->code.data() + P->entry_value;                                          \
+  } while (0)
+
+  CASE(TAILCALLD) {
+    SAFE_POINT();
+    TAIL_CALLEE();
+    if (fbits == R[-1].bits() && INS.b == P->arity) [[likely]] {
+      SELF_TAIL_CALL(true);
+      NEXT();
+    }
+    goto tail_call_other;
+  }
   CASE(TAILCALL) {
     SAFE_POINT();
-    uint64_t fbits;
-    if (INS.c) {  // the callee is a global
-      const GlobalRef& g = P->globals[INS.c - 1];
-      fbits = g.cell->load(std::memory_order_acquire);
-      if (!fbits) [[unlikely]]
-        undefined_global(cx.rt.globals().name(g.slot), cx, LOC());
-    } else {
-      fbits = R[INS.a].bits();
-    }
+    TAIL_CALLEE();
     if (fbits == R[-1].bits() && INS.b == P->arity) [[likely]] {
-      // A call of the running function itself: the arguments become the
-      // parameters (those written in place already are), the rest of the
-      // frame is emptied, and the body starts again in the same frame.
-      if (INS.x != (1u << INS.b) - 1) [[unlikely]]  // not every argument is in place
-        for (uint32_t i = 0; i < INS.b; ++i)
-          if (!((INS.x >> i) & 1)) R[i] = std::move(R[INS.a + 1 + i]);
-      if (!INS.c) R[INS.a] = Value();
-      pc = P->code.data() + P->entry_value;
+      SELF_TAIL_CALL(false);
       NEXT();
+    }
+  tail_call_other:
+    if (is_humus_word(fbits)) [[likely]] {
+      const LambdaCode& code = code_of_word(fbits);
+      const Proto* callee = &code.proto;
+      if (INS.b == callee->arity && !code.factory) [[likely]] {
+        // Another function of the same arity, straight: it goes below R(0)
+        // (a global's uncounted, being immortal), its arguments into R(0 ..)
+        // (those not there already), and what else the frame held is released.
+        vm.ensure(size_t(ci->base) + callee->nregs);
+        R = vm.stack + ci->base;
+        const uint64_t old_f = R[-1].leak_bits();
+        if (INS.c) {
+          R[-1].put_bits(fbits);
+        } else {
+          R[-1].put_bits(R[INS.a].leak_bits());
+        }
+        if (!ci->f_borrowed) release_word(old_f);
+        ci->f_borrowed = INS.c != 0;
+        for (uint32_t i = 0; i < INS.b; ++i)
+          if (!((INS.x >> i) & 1)) R[i].put_bits(R[INS.a + 1 + i].leak_bits());
+        drop_after_tail_call(R, *pc, INS.b, P->nregs);  // the arguments' registers: moved from
+        ci->proto = P = callee;
+        pc = P->code.data() + P->entry_value;
+        NEXT();
+      }
     }
     if (INS.c) R[INS.a] = Value::from_immortal_bits(fbits);
     const Value& fn = R[INS.a];
@@ -1187,7 +1249,6 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
         if (!((in_place >> i) & 1)) R[i] = std::move(R[INS.a + 1 + i]);
       drop_after_tail_call(R, *pc, n, P->nregs);  // the arguments' registers: moved from
       ci->proto = P = callee;
-      K = P->consts.data();
       pc = P->code.data() + P->entry_value;
       NEXT();
     }
@@ -1211,7 +1272,7 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
         }
       }
       const rt::SourceLoc site = keep ? ci->site : LOC();
-      PUSH(callee, callee->entry_stmt, Kind::Stmt, true, site, code.loc);
+      PUSH(callee, callee->entry_stmt, Kind::Stmt, false, true, site, code.loc);
       NEXT();
     }
     slow_to(vm, INS.a, call_foreign(fn, R + INS.a + 1, INS.b, cx, LOC()));
@@ -1241,7 +1302,6 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
       drop_after_tail_call(R, *pc, n, P->nregs);  // the arguments' registers: moved from
       ci->kind = Kind::Stmt;
       ci->proto = P = callee;
-      K = P->consts.data();
       pc = P->code.data() + P->entry_stmt;
       NEXT();
     }
@@ -1280,8 +1340,9 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
     }
     // The common case, straight: the value goes to the caller's R(a), where
     // the callee was, without passing through `result`.
-    drop_function(R, *ci);
+    const uint64_t f = R[-1].leak_bits();
     R[-1].put_bits(v);
+    if (!ci->f_borrowed) release_word(f);
     vm.calls.pop_back();
     RELOAD();
     pc = ci->pc;
@@ -1403,7 +1464,7 @@ do_exec :  // run R(a) as a statement, then go on here
   if (v.is_block()) {
     const auto* block = static_cast<const BlockCodeImpl*>(v.as<rt::BlockValue>()->code);
     const Proto* bp = &block->proto;
-    PUSH(bp, bp->entry_stmt, Kind::Stmt, false, rt::SourceLoc{}, block->loc);
+    PUSH(bp, bp->entry_stmt, Kind::Stmt, false, false, rt::SourceLoc{}, block->loc);
     NEXT();
   }
   if (!v.is_undefined()) [[unlikely]]
@@ -1427,7 +1488,6 @@ do_tailexec :  // run R(a) as a statement in place of this frame
     drop_named(R, drops_x, drops, P->nregs);
     ci->kind = Kind::Stmt;
     ci->proto = P = bp;
-    K = P->consts.data();
     pc = P->code.data() + P->entry_stmt;
     NEXT();
   }
@@ -1446,6 +1506,10 @@ do_tailexec :  // run R(a) as a statement in place of this frame
 #undef NEXT
 #undef CASE
 #undef PUSH
+#undef ci
+#undef K
+#undef TAIL_CALLEE
+#undef SELF_TAIL_CALL
 #undef SMALL
 #undef WORD
 #undef OPERANDS

@@ -129,6 +129,38 @@ TEST_CASE("a list loop takes the list apart in place: the tail stays in the para
   CHECK(has(code, "DROPS       a=7 b=0 c=0 x=128  [drops 0,1,2]\n"));
 }
 
+TEST_CASE("a recursive function that calls itself in tail position releases what it leaves there") {
+  // eval's IF arm leaves the other branch (R3 or R4) and the test's value
+  // (R5) in the frame when it calls itself. Kept for the next turn (TAILCALL),
+  // they would be released by every end, the NIL arm's too; released by the
+  // tail call itself (TAILCALLD), the ends release only what they wrote.
+  const std::string code = code_of(
+      "DEF eval(e) AS CASE e OF\n"
+      "  (#if, c, t, f) : IF $eval(c) = TRUE eval(t) ELSE eval(f)\n"
+      "  (#not, x) : IF $eval(x) = TRUE FALSE ELSE TRUE\n"
+      "  _ : e\n"
+      "END\n");
+  const std::string value = code.substr(0, code.find("; ?"));  // the value entry, to its "no match"
+  CHECK(occurrences(value, "TAILCALLD") == 2);
+  CHECK(value.find("TAILCALL ") == std::string::npos);
+  CHECK(has(value, "TAILCALLD   a=5 b=1 c=1 x=1\n"));
+  CHECK(has(value, "[drops 0,4,5]\n"));  // the then-branch's call releases f and the test's value
+  CHECK(has(value, "[drops 0,3,5]\n"));  // the else-branch's: t and the test's value
+  CHECK(has(value, "RET         a=0 b=12 c=0 x=128  [drops 2,3]\n"));  // `_ : e`: no R4, no R5
+}
+
+TEST_CASE("a loop keeps what a turn leaves for the next turn to overwrite") {
+  // No call inside the loop: it calls itself far more often than it ends,
+  // so its tail call releases nothing and every end releases R2 instead.
+  const std::string code = code_of("DEF len(l, n) AS CASE l OF (_, t) : len(t, add(n, 1)) _ : n END\n");
+  CHECK(code.find("TAILCALLD") == std::string::npos);
+  // A loop whose turns call, but whose ends would not release less either way.
+  const std::string sum = code_of(
+      "DEF sum(l, n) AS CASE l OF (h, t) : sum(t, add(n, abs(h))) _ : n END\n"
+      "DEF abs(x) AS CASE less(x, 0) OF TRUE : sub(0, x) _ : x END\n");
+  CHECK(sum.find("TAILCALLD") == std::string::npos);
+}
+
 TEST_CASE("a pair the alternative reads again is not taken apart in place") {
   // The body reads l: the pair stays whole in R0.
   const std::string code = code_of("DEF f(l) AS CASE l OF (h, t) : (l, t) _ : l END\n");
