@@ -34,6 +34,11 @@ class FunctionCode {
 
   // Set by code that can take part in the interpreter's tail-call loop.
   bool tail_callable = false;
+  // How many arguments a call may pass for the interpreter to enter the
+  // code at once (no tuple to make or take apart, no factory): one
+  // comparison on the call's path. kNoDirect for other code.
+  static constexpr uint32_t kNoDirect = UINT32_MAX;
+  uint32_t direct_arity = kNoDirect;
 
   SourceLoc loc;
   // The name it was defined under (DEF f, and the behavior a DEF f(...) AS

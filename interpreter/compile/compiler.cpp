@@ -1712,6 +1712,7 @@ LambdaCode* Compiler::lambda(Fn& parent, const ast::Pattern& param, const ast::E
   entry(fn, param, body, Mode::Stmt, code->proto.entry_stmt);
   entry(fn, param, body, Mode::Behavior, code->proto.entry_behavior);
   plan_registers(code->proto);
+  if (!code->factory) code->direct_arity = code->proto.arity;
   return code;
 }
 

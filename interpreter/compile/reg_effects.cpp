@@ -152,6 +152,7 @@ void reg_effects(const Proto& p, uint32_t i, RegEffects& e) {
       if ((in.x & 1) && a != b && a != b + 1) e.empties = {a};
       break;
     case Op::TAIL:
+    case Op::TAILUNPAIRJ:  // made after the passes; its UNPAIRJ word follows
       e.reads = {a};
       e.writes = {b};
       if ((in.x & 1) && a != b) e.empties = {a};

@@ -5,7 +5,8 @@
 // then a JNEQ that compares the result (`IF $q = $sub(p, d)`) become
 // ADDJNEQ or SUBJNEQ, which do both on small integers; MOD or MODP then a
 // JNWORD that tests the remainder (`IF $mod(n, d) = 0`) become MODJNWORD or
-// MODPJNWORD. The second word
+// MODPJNWORD. TAIL then an UNPAIRJ of the tail it took (`(#tag, x, y)`)
+// become TAILUNPAIRJ, which takes x and y out of the tuple at once. The second word
 // stays in the code as it was: a jump to it still finds the instruction it
 // was, and no jump, switch or entry needs renumbering. The passes over
 // registers (last_use.cpp, drop_plan.cpp) have run by then and never see
@@ -24,6 +25,12 @@ void fuse_instructions(Proto& p) {
         (second.a == first.a) != (second.b == first.a)) {
       if (second.a == first.a) std::swap(second.a, second.b);  // the result in b: equality is symmetric
       first.op = first.op == Op::ADD ? Op::ADDJNEQ : Op::SUBJNEQ;
+      ++i;
+      continue;
+    }
+    if (first.op == Op::TAIL && second.op == Op::UNPAIRJ && second.a == first.b && second.b == first.b &&
+        second.x == 0) {
+      first.op = Op::TAILUNPAIRJ;
       ++i;
       continue;
     }

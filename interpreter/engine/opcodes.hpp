@@ -74,6 +74,8 @@ OP(UNPAIR)     // R(b) = head of R(a), R(b+1) = its tail (R(a) is a pair; b may 
 OP(UNPAIRJ)    // the same, jumping to c instead when R(a) is not a pair
 OP(TAIL)       // R(b) = tail of R(a), a pair whose head is a tag already tested (JNTAG)
                //   x: 1 = R(a) is not read again: it is emptied, its pair taken apart (b may be a)
+OP(TAILUNPAIRJ) // TAIL, then the UNPAIRJ b, b after it in the same dispatch when the tail is a
+               //   pair: (#tag, x, y) taken apart without counting (x, y) itself
 OP(LETFAIL)    // "LET mismatch": the event fails
 
 // ---- calls: the callee is R(a), its b argument values R(a+1 .. a+b) (b = 1:

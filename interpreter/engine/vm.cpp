@@ -241,10 +241,11 @@ VmState& vm_of(rt::Context& cx) {
 
 bool is_humus(const Value& fn) { return fn.is(rt::ObjKind::Closure) && fn.as<rt::Closure>()->code->tail_callable; }
 const LambdaCode& code_of(const Value& fn) { return static_cast<const LambdaCode&>(*fn.as<rt::Closure>()->code); }
-// The same on a function's word.
-bool is_humus_word(uint64_t w) {
+// Whether a call with n arguments enters the function `w` straight away
+// (compiled Humus of that arity, not a factory: FunctionCode::direct_arity).
+bool enters_directly(uint64_t w, uint32_t n) {
   const auto* o = reinterpret_cast<const rt::Object*>(w);
-  return (w & 3) == 0 && o->kind == rt::ObjKind::Closure && static_cast<const rt::Closure*>(o)->code->tail_callable;
+  return (w & 3) == 0 && o->kind == rt::ObjKind::Closure && static_cast<const rt::Closure*>(o)->code->direct_arity == n;
 }
 const LambdaCode& code_of_word(uint64_t w) {
   return static_cast<const LambdaCode&>(*reinterpret_cast<const rt::Closure*>(w)->code);
@@ -1108,6 +1109,23 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
     tail_of(R, INS.a, INS.b, INS.x & 1);
     NEXT();
   }
+  CASE(TAILUNPAIRJ) {
+    // R(b), R(b+1) = the parts of the pair in R(a)'s tail, counted before
+    // R(a) (which may be R(b)) lets go of the tuple; else the TAIL alone,
+    // and the UNPAIRJ word after it runs (and fails).
+    const auto* p = R[INS.a].as<rt::Pair>();
+    if (!p->tail.is_pair()) {
+      tail_of(R, INS.a, INS.b, INS.x & 1);
+      NEXT();
+    }
+    const auto* q = p->tail.as<rt::Pair>();
+    const uint64_t h = Value::retain_bits(q->head.bits()), t = Value::retain_bits(q->tail.bits());
+    if ((INS.x & 1) && INS.a != INS.b) R[INS.a].put_bits(Value::empty_bits());
+    R[INS.b].put_bits(h);
+    R[INS.b + 1].put_bits(t);
+    ++pc;  // past the UNPAIRJ
+    NEXT();
+  }
   CASE(LETFAIL) { runtime_error(LOC(), "LET mismatch: the value does not match the pattern"); }
 
   // ---------------------------------------------------------------- calls
@@ -1120,29 +1138,30 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
       R[INS.a].put_bits(bits);  // a global's object is immortal: no count
     }
     const Value& fn = R[INS.a];
-    if (is_humus(fn)) [[likely]] {
+    if (!enters_directly(fn.bits(), INS.b)) [[unlikely]] {
+      if (!is_humus(fn)) {
+        slow_to(vm, INS.a, call_foreign(fn, R + INS.a + 1, INS.b, cx, LOC()));
+        RELOAD();
+        for (uint32_t i = 1; i <= INS.b; ++i) R[INS.a + i] = Value();
+        NEXT();
+      }
       const LambdaCode& code = code_of(fn);
-      const Proto* callee = &code.proto;
       if (code.factory_for(INS.b)) {
         R[INS.a] = code.make_from_arguments(*fn.as<rt::Closure>(), R + INS.a + 1);
         NEXT();
       }
-      if (INS.b != callee->arity) {
-        vm.ensure(size_t(ci->base) + INS.a + 1 + std::max<uint32_t>(INS.b, callee->arity));
-        R = vm.stack + ci->base;
-        if (!adapt(R + INS.a + 1, INS.b, callee->arity)) {
-          for (uint32_t i = 0, n = std::max<uint32_t>(INS.b, callee->arity); i < n; ++i) R[INS.a + 1 + i] = Value();
-          R[INS.a] = Value::undefined();  // the argument does not match the parameter
-          NEXT();
-        }
+      const uint32_t n = code.proto.arity;
+      vm.ensure(size_t(ci->base) + INS.a + 1 + std::max<uint32_t>(INS.b, n));
+      R = vm.stack + ci->base;
+      if (!adapt(R + INS.a + 1, INS.b, n)) {
+        for (uint32_t i = 0, m = std::max<uint32_t>(INS.b, n); i < m; ++i) R[INS.a + 1 + i] = Value();
+        R[INS.a] = Value::undefined();  // the argument does not match the parameter
+        NEXT();
       }
-      // A global's function is immortal: the frame borrows it.
-      PUSH(callee, callee->entry_value, Kind::Value, INS.c != 0, false, rt::SourceLoc{}, code.loc);
-      NEXT();
     }
-    slow_to(vm, INS.a, call_foreign(fn, R + INS.a + 1, INS.b, cx, LOC()));
-    RELOAD();
-    for (uint32_t i = 1; i <= INS.b; ++i) R[INS.a + i] = Value();
+    // A global's function is immortal: the frame borrows it.
+    const LambdaCode& code = code_of(R[INS.a]);
+    PUSH(&code.proto, code.proto.entry_value, Kind::Value, INS.c != 0, false, rt::SourceLoc{}, code.loc);
     NEXT();
   }
   // A tail call's callee, as a word: global G(c-1)'s or R(a)'s.
@@ -1188,30 +1207,27 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
       NEXT();
     }
   tail_call_other:
-    if (is_humus_word(fbits)) [[likely]] {
-      const LambdaCode& code = code_of_word(fbits);
-      const Proto* callee = &code.proto;
-      if (INS.b == callee->arity && !code.factory) [[likely]] {
-        // Another function of the same arity, straight: it goes below R(0)
-        // (a global's uncounted, being immortal), its arguments into R(0 ..)
-        // (those not there already), and what else the frame held is released.
-        vm.ensure(size_t(ci->base) + callee->nregs);
-        R = vm.stack + ci->base;
-        const uint64_t old_f = R[-1].leak_bits();
-        if (INS.c) {
-          R[-1].put_bits(fbits);
-        } else {
-          R[-1].put_bits(R[INS.a].leak_bits());
-        }
-        if (!ci->f_borrowed) release_word(old_f);
-        ci->f_borrowed = INS.c != 0;
-        for (uint32_t i = 0; i < INS.b; ++i)
-          if (!((INS.x >> i) & 1)) R[i].put_bits(R[INS.a + 1 + i].leak_bits());
-        drop_after_tail_call(R, *pc, INS.b, P->nregs);  // the arguments' registers: moved from
-        ci->proto = P = callee;
-        pc = P->code.data() + P->entry_value;
-        NEXT();
+    if (enters_directly(fbits, INS.b)) [[likely]] {
+      // Another function of the same arity, straight: it goes below R(0)
+      // (a global's uncounted, being immortal), its arguments into R(0 ..)
+      // (those not there already), and what else the frame held is released.
+      const Proto* callee = &code_of_word(fbits).proto;
+      vm.ensure(size_t(ci->base) + callee->nregs);
+      R = vm.stack + ci->base;
+      const uint64_t old_f = R[-1].leak_bits();
+      if (INS.c) {
+        R[-1].put_bits(fbits);
+      } else {
+        R[-1].put_bits(R[INS.a].leak_bits());
       }
+      if (!ci->f_borrowed) release_word(old_f);
+      ci->f_borrowed = INS.c != 0;
+      for (uint32_t i = 0; i < INS.b; ++i)
+        if (!((INS.x >> i) & 1)) R[i].put_bits(R[INS.a + 1 + i].leak_bits());
+      drop_after_tail_call(R, *pc, INS.b, P->nregs);  // the arguments' registers: moved from
+      ci->proto = P = callee;
+      pc = P->code.data() + P->entry_value;
+      NEXT();
     }
     if (INS.c) R[INS.a] = Value::from_immortal_bits(fbits);
     const Value& fn = R[INS.a];
