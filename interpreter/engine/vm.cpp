@@ -685,12 +685,13 @@ Value builtin_value(Op op, const Value& x, const Value& y) {
 }
 
 Outcome run(VmState& vm, rt::Context& cx, Value& result) {
+  // The running frame and the constants are read through the call stack
+  // and P where used rather than kept in variables of their own: fewer
+  // values for the loop to hold in registers (engine/README.md, Measured).
 #define ci (&vm.calls.back())
   const Proto* P = ci->proto;
   const Instr* pc = ci->pc;
   Value* R = vm.stack + ci->base;
-  // The constants: read through P where used rather than kept in a
-  // variable of their own, one less to hold across the loop.
 #define K (P->consts.data())
   // What do_tailexec releases: a drop field and the flags that say its form.
   uint32_t drops = kDropAll;
