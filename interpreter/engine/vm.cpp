@@ -1234,13 +1234,10 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
     const Value& fn = R[INS.a];
     const bool humus = is_humus(fn);
     const uint32_t n = humus ? code_of(fn).proto.arity : 0;
-    uint32_t in_place = INS.x;  // arguments already in R(0 ..), by bit
-    if (!humus || INS.b != n || code_of(fn).factory_for(INS.b)) {
-      // The call as written: every argument in R(a+1 ..).
-      for (uint32_t i = 0; i < INS.b; ++i)
-        if ((in_place >> i) & 1) R[INS.a + 1 + i] = std::move(R[i]);
-      in_place = 0;
-    }
+    // Not a direct call (a built-in, a factory, a tuple to make or take
+    // apart): the call as written, every argument in R(a+1 ..).
+    for (uint32_t i = 0; i < INS.b; ++i)
+      if ((INS.x >> i) & 1) R[INS.a + 1 + i] = std::move(R[i]);
     if (humus) {
       const LambdaCode& code = code_of(fn);
       const Proto* callee = &code.proto;
@@ -1255,15 +1252,13 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
         goto do_return;
       }
       // The callee replaces this frame: it goes below R(0), its arguments
-      // into R(0..n) (those not there already); what else the frame held
-      // is released.
+      // into R(0..n); what else the frame held is released.
       if (ci->f_borrowed) {
         R[-1].leak_bits();
         ci->f_borrowed = false;
       }
       R[-1] = std::move(R[INS.a]);
-      for (uint32_t i = 0; i < n; ++i)
-        if (!((in_place >> i) & 1)) R[i] = std::move(R[INS.a + 1 + i]);
+      for (uint32_t i = 0; i < n; ++i) R[i] = std::move(R[INS.a + 1 + i]);
       drop_after_tail_call(R, *pc, n, P->nregs);  // the arguments' registers: moved from
       ci->proto = P = callee;
       pc = P->code.data() + P->entry_value;
