@@ -7,6 +7,7 @@
 
 #include "runtime/equality.hpp"
 #include "runtime/integer.hpp"
+#include "runtime/str.hpp"
 
 namespace humus::rt {
 
@@ -19,7 +20,7 @@ Value is_number(const Value& v) { return Value::boolean(v.is_integer()); }
 Value is_symbol(const Value& v) { return Value::boolean(v.is_symbol()); }
 Value is_function(const Value& v) { return Value::boolean(v.is_function()); }
 Value is_actor(const Value& v) { return Value::boolean(v.is_actor()); }
-Value is_pair(const Value& v) { return Value::boolean(v.is_pair()); }
+Value is_pair(const Value& v) { return Value::boolean(v.is_cons()); }
 Value neg(const Value& v) { return int_neg(v); }
 
 // ---- two arguments
@@ -61,7 +62,9 @@ Value greater(const Value& a, const Value& b) {
 // The one-argument form of a two-argument built-in: f((a, b)) = f2(a, b).
 template <Native::Fn2 F>
 Value on_pair(const Value& arg) {
-  return arg.is_pair() ? F(head(arg), tail(arg)) : Value::undefined();
+  if (arg.is_pair()) return F(head(arg), tail(arg));
+  if (arg.is_str()) return F(Value::small(arg.as<Str>()->at(0)), str_rest(arg, 1));
+  return Value::undefined();
 }
 
 struct Entry {
@@ -69,8 +72,10 @@ struct Entry {
   Native::Fn1 fn;
   Native::Fn2 fn2;
 };
-#define ONE(name, f) Entry{name, f, nullptr}
-#define TWO(name, f) Entry{name, on_pair<f>, f}
+#define ONE(name, f) \
+  Entry { name, f, nullptr }
+#define TWO(name, f) \
+  Entry { name, on_pair<f>, f }
 
 // The whole table, in the order of section 9.
 constexpr Entry kBuiltins[] = {

@@ -5,6 +5,7 @@
 #include "runtime/actor.hpp"
 #include "runtime/code.hpp"
 #include "runtime/foreign.hpp"
+#include "runtime/str.hpp"
 #include "runtime/value.hpp"
 
 namespace humus::rt {
@@ -37,6 +38,9 @@ void for_children(Object* o, F&& f) {
     }
     case ObjKind::Envelope:
       f(static_cast<Envelope*>(o)->value);
+      break;
+    case ObjKind::Str:
+      f(static_cast<Str*>(o)->base);  // empty, or the string whose data a slice shares
       break;
     case ObjKind::BigInt:
     case ObjKind::Native:

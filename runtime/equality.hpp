@@ -1,5 +1,7 @@
 // Equality of section 2: structural for integers, booleans, NIL, ?, symbols
-// and pairs; identity for actors, functions and blocks. Iterative.
+// and pairs; identity for actors, functions and blocks. And the total order
+// of values that `compare` and the `map` module use (docs/language.md,
+// "Ordering"). Both iterative; both read packed strings as lists.
 #pragma once
 
 #include "runtime/value.hpp"
@@ -7,5 +9,9 @@
 namespace humus::rt {
 
 bool equal(const Value& a, const Value& b);
+// -1, 0 or 1: ? < FALSE < TRUE < integers (by value) < symbols (by name) <
+// NIL < pairs (head first, then tail) < actors (by number) < functions <
+// blocks (by identity). 0 exactly when equal(a, b).
+int order(const Value& a, const Value& b);
 
 }  // namespace humus::rt

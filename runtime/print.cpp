@@ -14,6 +14,7 @@
 #include "runtime/actor.hpp"
 #include "runtime/code.hpp"
 #include "runtime/integer.hpp"
+#include "runtime/str.hpp"
 #include "runtime/symbols.hpp"
 
 namespace humus::rt {
@@ -38,7 +39,8 @@ void print_atom(std::string& out, const Value& v) {
   if (v.is_object()) {
     Object* o = v.object();
     switch (o->kind) {
-      case ObjKind::BigInt: return append_integer(out, v);
+      case ObjKind::BigInt:
+        return append_integer(out, v);
       case ObjKind::Actor:
         out += '@';
         return append_uint(out, static_cast<Actor*>(o)->id());
@@ -65,7 +67,9 @@ void print_atom(std::string& out, const Value& v) {
         out += '>';
         return;
       case ObjKind::Envelope:  // unwrapped before any program sees it
-      case ObjKind::Pair: break;  // not an atom; callers never pass one
+      case ObjKind::Pair:
+      case ObjKind::Str:
+        break;  // not atoms; callers never pass one
     }
     out += "<pair>";
     return;
@@ -75,11 +79,16 @@ void print_atom(std::string& out, const Value& v) {
     out += symbol_name(v.symbol_id());
     return;
   }
-  if (v.is_nil()) out += "NIL";
-  else if (v.is_true()) out += "TRUE";
-  else if (v.is_false()) out += "FALSE";
-  else if (v.is_undefined()) out += '?';
-  else out += "<empty>";
+  if (v.is_nil())
+    out += "NIL";
+  else if (v.is_true())
+    out += "TRUE";
+  else if (v.is_false())
+    out += "FALSE";
+  else if (v.is_undefined())
+    out += '?';
+  else
+    out += "<empty>";
 }
 
 // Work left for later: the tail chain to resume after a parenthesized head.
@@ -105,7 +114,7 @@ uint64_t count_rest(const Value* v, const std::vector<Resume>& stack, bool& over
     todo.pop_back();
     for (; cur->is_pair(); cur = &cur->as<Pair>()->tail) {
       const Value& h = cur->as<Pair>()->head;
-      if (h.is_pair())
+      if (h.is_cons())
         todo.push_back(&h);
       else
         ++n;
@@ -114,6 +123,7 @@ uint64_t count_rest(const Value* v, const std::vector<Resume>& stack, bool& over
         return n;
       }
     }
+    if (cur->is_str()) n += cur->as<Str>()->length;  // its code points; NIL below
     ++n;
   }
   return n;
@@ -172,12 +182,39 @@ void print_value(std::string& out, const Value& root, const PrintLimit& limit) {
       print_atom(out, a);
     ++shown;
   };
+  // A packed string's code points, as a list's (str.hpp); false when a
+  // bound cut it short.
+  auto packed = [&](const Str* str) {
+    for (uint32_t i = 0; i < str->length; ++i) {
+      if (bounded && (shown >= max_elements || out.size() - start >= max_bytes)) {
+        bool over = false;
+        const Value nil = Value::nil();
+        const uint64_t rest = uint64_t(str->length - i) + count_rest(&nil, stack, over);
+        out += "... (";
+        if (over) out += "over ";
+        append_uint(out, rest);
+        out += " more)";
+        return false;
+      }
+      append_uint(out, str->at(i));
+      out += ", ";
+      ++shown;
+    }
+    return true;
+  };
+  static const Value kNil = Value::nil();
   for (;;) {
     // Print the tail chain starting at *v.
-    while (v->is_pair()) {
+    for (;;) {
+      if (v->is_str()) {
+        if (!packed(v->as<Str>())) return;
+        v = &kNil;
+        break;
+      }
+      if (!v->is_pair()) break;
       const Pair* p = v->as<Pair>();
       if (stop_here()) return;
-      if (p->head.is_pair()) {
+      if (p->head.is_cons()) {
         out += '(';
         stack.push_back({&p->tail});
         v = &p->head;  // print the head's chain now, resume with the tail after ')'

@@ -14,6 +14,7 @@
 #include "runtime/code.hpp"
 #include "runtime/foreign.hpp"
 #include "runtime/integer.hpp"
+#include "runtime/str.hpp"
 #include "runtime/value.hpp"
 
 namespace humus::rt {
@@ -34,6 +35,7 @@ Kind Value::kind() const {
   if (is_object()) {
     switch (object()->kind) {
       case ObjKind::Pair:
+      case ObjKind::Str:
         return Kind::Pair;
       case ObjKind::BigInt:
         return Kind::Integer;
@@ -149,6 +151,12 @@ void destroy(Object* o) {
     case ObjKind::Envelope:
       delete static_cast<Envelope*>(o);  // an unsettled ticket abandons its delivery
       break;
+    case ObjKind::Str: {
+      auto* str = static_cast<Str*>(o);
+      str->~Str();  // a slice releases the string it slices
+      ::operator delete(static_cast<void*>(str));
+      break;
+    }
   }
   if (detail::count_objects.load(std::memory_order_relaxed)) [[unlikely]]
     detail::live_count.fetch_sub(1, std::memory_order_relaxed);
@@ -227,6 +235,9 @@ void clear_contents(Object* o) {
     }
     case ObjKind::Envelope:
       static_cast<Envelope*>(o)->value = Value();
+      break;
+    case ObjKind::Str:
+      static_cast<Str*>(o)->base = Value();
       break;
     case ObjKind::BigInt:
     case ObjKind::Native:

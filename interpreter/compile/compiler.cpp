@@ -35,6 +35,7 @@
 #include "interpreter/compile/superinstructions.hpp"
 #include "runtime/builtins.hpp"
 #include "runtime/integer.hpp"
+#include "runtime/str.hpp"
 #include "runtime/symbols.hpp"
 
 namespace humus::interp {
@@ -587,11 +588,8 @@ Value Compiler::unpinned_constant(const ast::Constant& c) {
   switch (c.kind) {
     case ast::Constant::Kind::Integer:
       return rt::parse_integer(c.text, c.radix, c.negative);
-    case ast::Constant::Kind::String: {
-      Value list = Value::nil();
-      for (size_t i = c.codes.size(); i-- > 0;) list = rt::make_pair(rt::make_integer(c.codes[i]), std::move(list));
-      return list;
-    }
+    case ast::Constant::Kind::String:  // packed: a byte or four a character (runtime/str.hpp)
+      return rt::str_from_code_points(c.codes.data(), c.codes.size());
     case ast::Constant::Kind::Symbol:
       return Value::symbol(rt::intern_symbol(c.text));
     case ast::Constant::Kind::True:

@@ -33,6 +33,7 @@
 #include "runtime/print.hpp"
 #include "runtime/runtime.hpp"
 #include "runtime/stack_guard.hpp"
+#include "runtime/str.hpp"
 
 namespace humus::interp {
 
@@ -270,13 +271,24 @@ bool adapt(Value* args, uint32_t n, uint32_t arity) {
   }
   if (arity == 1) return true;
   Value v = std::move(args[0]);
-  const Value* cur = &v;
   for (uint32_t i = 0; i + 1 < arity; ++i) {
-    if (!cur->is_pair()) return false;
-    args[i] = rt::head(*cur);
-    cur = &rt::tail(*cur);
+    if (v.is_str()) v = rt::str_expand(v);  // a packed string is taken apart as its list
+    if (!v.is_pair()) return false;
+    args[i] = rt::head(v);
+    Value rest = rt::tail(v);
+    v = std::move(rest);
   }
-  args[arity - 1] = *cur;
+  args[arity - 1] = std::move(v);
+  return true;
+}
+
+// A pattern test met a packed string where it looks for a pair: the
+// register gets the equal pairs instead (rt::str_expand), so the code after
+// the test takes them apart as any pairs. False for anything else.
+[[gnu::noinline]] bool expand_str(Value& r) {
+  if (!r.is_str()) return false;
+  Value pairs = rt::str_expand(r);
+  r = std::move(pairs);
   return true;
 }
 
@@ -1068,12 +1080,12 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
   JCOMPARE(JNGREATER, >)
   JCOMPARE(JNGREATEREQ, >=)
   CASE(JNPAIR) {
-    if (!R[INS.a].is_pair()) JUMP(INS.c);
+    if (!R[INS.a].is_pair() && !expand_str(R[INS.a])) JUMP(INS.c);
     NEXT();
   }
   CASE(JNTAG) {
     const Value& v = R[INS.a];
-    if (!v.is_pair() || v.as<rt::Pair>()->head.bits() != K[INS.b].bits()) JUMP(INS.c);
+    if ((!v.is_pair() && !expand_str(R[INS.a])) || v.as<rt::Pair>()->head.bits() != K[INS.b].bits()) JUMP(INS.c);
     NEXT();
   }
   CASE(JNSELF) {
@@ -1083,14 +1095,14 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
   }
   CASE(TAGSWITCH) {
     const Value& v = R[INS.a];
-    if (v.is_pair())
+    if (v.is_pair() || expand_str(R[INS.a]))
       pc = P->code.data() + P->switches[INS.b].target(v.as<rt::Pair>()->head.bits());
     else
       JUMP(INS.c);
     NEXT();
   }
   CASE(UNPAIRJ) {
-    if (!R[INS.a].is_pair()) {
+    if (!R[INS.a].is_pair() && !expand_str(R[INS.a])) {
       JUMP(INS.c);
       NEXT();
     }
@@ -1115,7 +1127,7 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
     // R(a) (which may be R(b)) lets go of the tuple; else the TAIL alone,
     // and the UNPAIRJ word after it runs (and fails).
     const auto* p = R[INS.a].as<rt::Pair>();
-    if (!p->tail.is_pair()) {
+    if (!p->tail.is_pair()) {  // (a packed string too: the UNPAIRJ expands it)
       tail_of(R, INS.a, INS.b, INS.x & 1);
       NEXT();
     }

@@ -74,7 +74,7 @@ const char* kind_of(const rt::Value& v) {
   if (v.is_symbol()) return "symbol";
   if (v.is_nil()) return "nil";
   if (v.is_undefined()) return "undefined";
-  if (v.is_pair()) return "pair";
+  if (v.is_cons()) return "pair";  // a packed string too (runtime/str.hpp)
   if (v.is_actor()) return "actor";
   if (v.is_function()) return "function";
   if (v.is_block()) return "block";

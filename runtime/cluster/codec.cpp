@@ -18,13 +18,15 @@
 #include "runtime/errors.hpp"
 #include "runtime/integer.hpp"
 #include "runtime/print.hpp"
+#include "runtime/str.hpp"
 #include "runtime/symbols.hpp"
+#include "runtime/text.hpp"
 
 namespace humus::rt::cluster {
 
 namespace {
 
-enum Ext : int8_t { kBigInt = 1, kUndefined = 2, kActor = 3, kBuiltin = 4, kTopic = 5 };
+enum Ext : int8_t { kBigInt = 1, kUndefined = 2, kActor = 3, kBuiltin = 4, kTopic = 5, kString = 6 };
 constexpr size_t kAddressBytes = 8 + 16;
 
 struct Sink {
@@ -96,6 +98,12 @@ void pack_atom(Packer& pk, const Value& v, AddressBook& book) {
     case ObjKind::Block:
       throw EncodeError{"a block cannot cross to another node: " + to_string(v) +
                         " (data, actors and built-in functions can)"};
+    case ObjKind::Str: {  // a packed string (runtime/str.hpp) as its UTF-8 text
+      std::optional<std::string> text = string_text(v);
+      if (!text || text->size() >= std::numeric_limits<uint32_t>::max())
+        throw EncodeError{"a string too long to send (4 GB)"};
+      return pack_ext(pk, kString, text->data(), text->size());
+    }
     case ObjKind::Envelope:
     case ObjKind::Pair:
       break;
@@ -160,6 +168,12 @@ class ValueBuilder : public msgpack::null_visitor {
         // No topics here (a book without them): an error, never an empty value inside a message.
         if (topic.empty()) return fail("a topic where none can be reached");
         return put(std::move(topic));
+      }
+      case kString: {
+        if (len == 0) return fail("an empty string extension (the empty string is NIL)");
+        std::optional<Value> str = str_from_utf8(std::string_view(reinterpret_cast<const char*>(body), len));
+        if (!str) return fail("a string that is not UTF-8");
+        return put(std::move(*str));
       }
       case kBuiltin: {
         std::string_view name(reinterpret_cast<const char*>(body), len);
