@@ -15,13 +15,13 @@
 #include <memory>
 #include <mutex>
 #include <optional>
-#include <random>
 #include <string>
 #include <string_view>
 #include <thread>
 
 #include "runtime/actor.hpp"
 #include "runtime/actor_heap.hpp"
+#include "runtime/builtins/devices.hpp"
 #include "runtime/cluster/cluster_options.hpp"
 #include "runtime/code.hpp"
 #include "runtime/context.hpp"
@@ -47,7 +47,7 @@ struct RuntimeOptions {
   unsigned threads = 1;          // worker threads; 0: none, the host calls run_for (the playground)
   unsigned budget = 32;          // messages per actor turn
   std::optional<uint64_t> seed;  // for `random`; none: from the OS
-  TextSink out;                  // program output (println); default stdout
+  TextSink out;                  // program output (println, print); default stdout
   TextSink err;                  // diagnostics; default stderr
   bool trace = false;            // report every message-event, as text
   TraceSink* tracer = nullptr;   // or as records (runtime/trace.hpp); outlives the runtime
@@ -58,6 +58,10 @@ struct RuntimeOptions {
   Limits limits;           // resource limits (runtime/limits.hpp); none by default
   PrintLimit shown;        // how much of a value diagnostics and traces show (print.hpp)
   ClusterOptions cluster;  // where `cluster` reaches other nodes; none: this process only
+  // --sandbox: the devices stdin, files and clock answer (#error, reason)
+  // (runtime/builtins/devices.hpp); `devices` leaves out single ones.
+  bool sandbox = false;
+  DeviceAccess devices;
   // Asked at compiled code's safe points (every 65536 calls and tail calls):
   // true interrupts the run. For a host whose event can't be interrupted
   // from another thread (the playground: one thread, Stop in a SharedArrayBuffer).
@@ -206,6 +210,12 @@ class Runtime final : public EventRunner {
   std::string shown(const Value& v) const { return to_string(v, options_.shown); }
   int64_t now_us() const;
   void write_out(std::string_view text) const { options_.out(text); }
+  // The built-in actors' state (runtime/builtins/devices.hpp).
+  Devices& devices() { return devices_; }
+  // Cancellable timers (the `timer` actor's #schedule): an id for one, and
+  // taking one back before it fires.
+  uint64_t reserve_timer_id() { return timers_.reserve_id(); }
+  void cancel_timer(uint64_t id) { timers_.cancel(id); }
   void write_err(std::string_view text) const;
 
   // Set before anything runs; called from any thread (it must be safe so).
@@ -266,10 +276,8 @@ class Runtime final : public EventRunner {
   }
 
  private:
-  friend void random_behavior(Actor&, const Value&, Context&);
-  friend void timer_behavior(Actor&, const Value&, Context&);
-  Value native_actor(const NativeBehaviorCode& code);
   void define_builtins();
+  void write_console(Context& cx);
   void report_unhandled(const Actor& actor, const Value& message);
   void settle_failed_delivery(Context& cx);
   void apply(Context& cx);
@@ -315,18 +323,19 @@ class Runtime final : public EventRunner {
   } finale_{this};
   Dispatcher dispatcher_;
   Timers timers_;
+  Devices devices_;  // the built-in actors' state: stopped before the dispatcher
   std::chrono::steady_clock::time_point start_time_;
   std::atomic<uint64_t> next_actor_id_{1};
   std::atomic<uint64_t> errors_{0};
   std::atomic<uint64_t> checks_passed_{0};
   std::atomic<uint64_t> checks_failed_{0};
   std::atomic<uint64_t> dropped_outside_{0};  // unhandled outside any worker's event (top level, hosts)
+  std::atomic<uint64_t> outside_events_{0};   // the console's events run by top-level statements and hosts
   std::atomic<bool> trace_{false};            // any trace: run_event takes the traced path
   std::atomic<bool> text_trace_{false};       // options_.trace, switchable while running
   std::unique_ptr<Tracer> tracer_;            // when options_.tracer is set
   mutable std::mutex err_mutex_;
   SourceViewer source_viewer_;
-  std::mt19937_64 rng_;  // used only inside `random`'s events, one at a time
   // Limits: UINT64_MAX when not set, so the checks are one compare.
   uint64_t max_events_ = UINT64_MAX;
   IntegerLimit integer_limit_;                // what integer arithmetic may make in this runtime's code

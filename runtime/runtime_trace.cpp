@@ -59,12 +59,14 @@ void Runtime::commit_traced(Context& cx, TraceEvent& ev) {
   std::vector<uint64_t> ids;  // the delayed sends' message ids
   ev.duration_us = now_us() - ev.time_us;
   tracer_->commit(ev, cx, ids, [&] {
-    // The delayed sends are scheduled here, each with its message id.
+    // The delayed sends are scheduled here, each with its message id, and
+    // before the messages (as apply does: a cancel must find its timer).
     std::vector<Effects::Delayed> delayed = std::move(cx.fx.delayed);
     cx.fx.delayed.clear();
-    commit(cx);
     for (size_t i = 0; i < delayed.size(); ++i)
-      timers_.schedule(delayed[i].delay_ms, std::move(delayed[i].target), std::move(delayed[i].message), ids[i]);
+      timers_.schedule(delayed[i].delay_ms, std::move(delayed[i].target), std::move(delayed[i].message), ids[i],
+                       delayed[i].timer_id);
+    commit(cx);
   });
 }
 

@@ -107,6 +107,17 @@ void Tracer::record_effects(TraceEvent& ev, Context& cx, std::vector<uint64_t>& 
       if (m == r.last) break;
     }
   }
+  for (const Effects::ConsoleSend& c : fx.console) {
+    ev.sent.push_back({next_id_, c.target->id(), to_string(c.message, kTraceShown), -1});
+    TraceEvent& e = console_.emplace_back();
+    e.time_us = ev.time_us + ev.duration_us;
+    e.worker = ev.worker;
+    e.actor = c.target->id();
+    e.behavior = describe_behavior(c.target->behavior);
+    e.message_id = next_id_++;
+    e.from = from;
+    e.message = ev.sent.back().message;
+  }
   ids.clear();
   for (const Effects::Delayed& d : fx.delayed) {
     const uint64_t to = d.target.as<Actor>()->id();
@@ -120,6 +131,11 @@ void Tracer::finish(TraceEvent& ev) {
   record_created(ev);
   std::lock_guard lock(mutex_);
   emit(ev);
+}
+
+void Tracer::emit_console() {
+  for (TraceEvent& e : console_) emit(e);
+  console_.clear();
 }
 
 void Tracer::emit(TraceEvent& ev) {

@@ -100,6 +100,7 @@ class Tracer {
     record_effects(ev, cx, ids);
     commit();
     emit(ev);
+    emit_console();
   }
   // A failed or unhandled event (its effects were dropped).
   void finish(TraceEvent& ev);
@@ -135,6 +136,9 @@ class Tracer {
   void record_effects(TraceEvent& ev, Context& cx, std::vector<uint64_t>& ids);
   void record_created(TraceEvent& ev);
   void emit(TraceEvent& ev);
+  // The console's sends of the event just emitted: each an event of the
+  // console actor that handled it at once (context.hpp, ConsoleSend).
+  void emit_console();
 
   TraceSink& sink_;
   std::mutex mutex_;
@@ -142,6 +146,7 @@ class Tracer {
   uint64_t next_seq_ = 1;
   std::unordered_map<uint64_t, std::deque<Queued>> queued_;  // by actor: its messages not yet handled
   std::unordered_map<uint64_t, Queued> delayed_;             // by id: delayed sends not yet fired
+  std::vector<TraceEvent> console_;                          // emit_console's, made by record_effects
 };
 
 }  // namespace humus::rt

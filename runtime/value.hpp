@@ -60,6 +60,7 @@ struct Object {
   static constexpr uint8_t kImmortal = 1;
   static constexpr uint8_t kForeign = 2;  // an actor standing for a remote actor or a topic (foreign.hpp)
   static constexpr uint8_t kInHeap = 4;   // an actor in an ActorHeap's chunk (actor_heap.hpp), not from new
+  static constexpr uint8_t kConsole = 8;  // println, print, testing_pass: sends are written at commit (context.hpp)
 
   // Six bytes: a derived kind may use the two bytes of tail padding (Actor
   // keeps its scheduling state there, to fit in one cache line).

@@ -33,7 +33,7 @@
 #include "interpreter/compile/drop_plan.hpp"
 #include "interpreter/compile/last_use.hpp"
 #include "interpreter/compile/superinstructions.hpp"
-#include "runtime/builtins.hpp"
+#include "runtime/builtins/functions.hpp"
 #include "runtime/integer.hpp"
 #include "runtime/str.hpp"
 #include "runtime/symbols.hpp"

@@ -26,7 +26,7 @@
 
 #include "grammar/suggest.hpp"
 #include "runtime/actor.hpp"
-#include "runtime/builtins.hpp"
+#include "runtime/builtins/functions.hpp"
 #include "runtime/equality.hpp"
 #include "runtime/integer.hpp"
 #include "runtime/memory_meter.hpp"

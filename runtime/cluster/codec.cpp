@@ -13,7 +13,7 @@
 #include <limits>
 #include <vector>
 
-#include "runtime/builtins.hpp"
+#include "runtime/builtins/functions.hpp"
 #include "runtime/code.hpp"
 #include "runtime/errors.hpp"
 #include "runtime/integer.hpp"

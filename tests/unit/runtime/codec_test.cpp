@@ -7,7 +7,7 @@
 #include <string>
 
 #include "runtime/actor.hpp"
-#include "runtime/builtins.hpp"
+#include "runtime/builtins/functions.hpp"
 #include "runtime/cluster/codec.hpp"
 #include "runtime/cluster/wire.hpp"
 #include "runtime/equality.hpp"
