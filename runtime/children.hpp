@@ -5,7 +5,7 @@
 #include "runtime/actor.hpp"
 #include "runtime/code.hpp"
 #include "runtime/foreign.hpp"
-#include "runtime/str.hpp"
+#include "runtime/packed.hpp"
 #include "runtime/value.hpp"
 
 namespace humus::rt {
@@ -42,6 +42,10 @@ void for_children(Object* o, F&& f) {
     case ObjKind::Str:
       f(static_cast<Str*>(o)->base);  // empty, or the string whose data a slice shares
       break;
+    case ObjKind::MapNode: {
+      for (Value& slot : static_cast<MapNode*>(o)->slots) f(slot);
+      break;
+    }
     case ObjKind::BigInt:
     case ObjKind::Native:
       break;

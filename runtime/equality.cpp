@@ -15,40 +15,12 @@
 
 #include "runtime/actor.hpp"
 #include "runtime/integer.hpp"
-#include "runtime/str.hpp"
+#include "runtime/packed.hpp"
 #include "runtime/symbols.hpp"
 
 namespace humus::rt {
 
 namespace {
-
-const Value kNil = Value::nil();
-
-// A place in a list: a value, or the code point at index i of a packed string.
-struct Pos {
-  const Value* v;
-  uint32_t i = 0;
-
-  bool cons() const { return v->is_cons(); }
-  bool in_str() const { return v->is_str(); }
-  // The element here (cons() holds); `scratch` holds a packed string's code point.
-  const Value& head(Value& scratch) const {
-    if (!in_str()) return v->as<Pair>()->head;
-    scratch = Value::small(v->as<Str>()->at(i));
-    return scratch;
-  }
-  void next() {
-    if (!in_str()) {
-      v = &v->as<Pair>()->tail;
-      return;
-    }
-    if (++i == v->as<Str>()->length) {
-      v = &kNil;
-      i = 0;
-    }
-  }
-  uint32_t left() const { return v->as<Str>()->length - i; }  // code points from here (in_str())
-};
 
 // Equality of two values that are not both pairs (identity already failed).
 bool equal_leaf(const Value& a, const Value& b) {
@@ -58,56 +30,64 @@ bool equal_leaf(const Value& a, const Value& b) {
   return false;  // immediates and identity kinds: equal only when same()
 }
 
-// The code points of two packed strings from their positions: -1, 0 or 1
-// for the first difference; on a common prefix, the shorter is less (its
+// The code points of two packed strings from the cursors' places: -1, 0 or
+// 1 for the first difference; on a common prefix, the shorter is less (its
 // NIL comes first).
-int compare_packed(const Pos& a, const Pos& b) {
-  const Str* x = a.v->as<Str>();
-  const Str* y = b.v->as<Str>();
-  const uint32_t n = std::min(a.left(), b.left());
+int compare_packed(const ListCursor& a, const ListCursor& b) {
+  const Str* x = a.str();
+  const Str* y = b.str();
+  const uint32_t left_a = x->length - a.index(), left_b = y->length - b.index();
+  const uint32_t n = std::min(left_a, left_b);
   if (x->shift == 0 && y->shift == 0) {
-    if (int c = std::memcmp(x->data + a.i, y->data + b.i, n)) return c < 0 ? -1 : 1;
+    if (int c = std::memcmp(x->data + a.index(), y->data + b.index(), n)) return c < 0 ? -1 : 1;
   } else {
     for (uint32_t k = 0; k < n; ++k) {
-      const uint32_t p = x->at(a.i + k), q = y->at(b.i + k);
+      const uint32_t p = x->at(a.index() + k), q = y->at(b.index() + k);
       if (p != q) return p < q ? -1 : 1;
     }
   }
-  return a.left() == b.left() ? 0 : a.left() < b.left() ? -1 : 1;
+  return left_a == left_b ? 0 : left_a < left_b ? -1 : 1;
+}
+
+// Both cursors stand at the start of the same value: the rest is equal.
+bool same_rest(const ListCursor& a, const ListCursor& b) {
+  return a.at_value() && b.at_value() && a.rest().same(b.rest());
 }
 
 }  // namespace
 
 bool equal(const Value& a0, const Value& b0) {
+  // Heads that are both pairs wait here; their places are stable (a packed
+  // string's heads are integers, so a pending head is a Pair's or a node's).
   std::vector<std::pair<const Value*, const Value*>> pending;
-  Pos a{&a0}, b{&b0};
-  Value sa, sb;
+  const Value* x = &a0;
+  const Value* y = &b0;
   for (;;) {
-    // Compare the chains starting at a and b.
+    // Compare the chains starting at x and y.
+    ListCursor a(*x), b(*y);
     for (;;) {
-      if (a.i == 0 && b.i == 0 && a.v->same(*b.v)) break;
-      if (a.cons() && b.cons()) {
-        if (a.in_str() && b.in_str()) {
-          if (compare_packed(a, b) != 0) return false;
-          break;
-        }
-        const Value& ha = a.head(sa);
-        const Value& hb = b.head(sb);
-        if (ha.is_cons() && hb.is_cons()) {
-          if (!ha.same(hb)) pending.emplace_back(&ha, &hb);  // real pairs' heads: they stay put
-        } else if (!ha.same(hb) && !equal_leaf(ha, hb)) {
-          return false;
-        }
-        a.next();
-        b.next();
-        continue;
+      if (same_rest(a, b)) break;
+      if (!a.at_pair() || !b.at_pair()) {
+        if (a.at_pair() || b.at_pair() || !equal_leaf(a.rest(), b.rest())) return false;
+        break;
       }
-      if (!equal_leaf(*a.v, *b.v)) return false;
-      break;
+      if (a.str() && b.str()) {
+        if (compare_packed(a, b) != 0) return false;
+        break;  // both end in NIL
+      }
+      const Value& ha = a.head();
+      const Value& hb = b.head();
+      if (ha.is_cons() && hb.is_cons()) {
+        if (!ha.same(hb)) pending.emplace_back(&ha, &hb);
+      } else if (!ha.same(hb) && !equal_leaf(ha, hb)) {
+        return false;
+      }
+      a.next();
+      b.next();
     }
     if (pending.empty()) return true;
-    a = Pos{pending.back().first};
-    b = Pos{pending.back().second};
+    x = pending.back().first;
+    y = pending.back().second;
     pending.pop_back();
   }
 }
@@ -121,7 +101,7 @@ int rank(const Value& v) {
   if (v.is_integer()) return 3;
   if (v.is_symbol()) return 4;
   if (v.is_nil()) return 5;
-  if (v.is_cons()) return 6;
+  if (v.is_cons()) return 6;  // kPairRank
   if (v.is_actor()) return 7;
   if (v.is_function()) return 8;
   if (v.is_block()) return 9;
@@ -129,6 +109,8 @@ int rank(const Value& v) {
   if (v.is_false()) return 1;
   return 0;  // ?
 }
+
+constexpr int kPairRank = 6;
 
 int sign(int64_t d) { return d < 0 ? -1 : d > 0 ? 1 : 0; }
 
@@ -158,31 +140,33 @@ int order_leaf(const Value& a, const Value& b) {
 }  // namespace
 
 int order(const Value& a0, const Value& b0) {
-  // Pairs as heads are compared when met, heads first: the stack keeps the
-  // tails to resume with (both sides' positions).
-  std::vector<std::pair<Pos, Pos>> resume;
-  Pos a{&a0}, b{&b0};
-  Value sa, sb;
+  // Heads that are pairs are compared when met, heads first: the stack
+  // keeps both sides' places in the chains to resume with after them.
+  std::vector<std::pair<ListCursor, ListCursor>> resume;
+  ListCursor a(a0), b(b0);
   for (;;) {
     for (;;) {
-      if (a.i == 0 && b.i == 0 && a.v->same(*b.v)) break;
-      if (!(a.cons() && b.cons())) {
-        if (int c = order_leaf(*a.v, *b.v)) return c;
+      if (same_rest(a, b)) break;
+      if (!a.at_pair() || !b.at_pair()) {
+        // A pair (the rest of a chain from here) against something else: by rank.
+        if (a.at_pair()) return kPairRank < rank(b.rest()) ? -1 : 1;
+        if (b.at_pair()) return rank(a.rest()) < kPairRank ? -1 : 1;
+        if (int c = order_leaf(a.rest(), b.rest())) return c;
         break;
       }
-      if (a.in_str() && b.in_str()) {
+      if (a.str() && b.str()) {
         if (int c = compare_packed(a, b)) return c;
         break;
       }
-      const Value& ha = a.head(sa);
-      const Value& hb = b.head(sb);
+      const Value& ha = a.head();
+      const Value& hb = b.head();
       if (ha.is_cons() && hb.is_cons() && !ha.same(hb)) {
-        Pos ta = a, tb = b;
+        ListCursor ta = a, tb = b;
         ta.next();
         tb.next();
         resume.emplace_back(ta, tb);
-        a = Pos{&ha};  // real pairs' heads (packed strings hold integers)
-        b = Pos{&hb};
+        a = ListCursor(ha);  // a Pair's or a node's head: it stays put
+        b = ListCursor(hb);
         continue;
       }
       if (int c = ha.is_cons() && hb.is_cons() ? 0 : order_leaf(ha, hb)) return c;
@@ -195,5 +179,53 @@ int order(const Value& a0, const Value& b0) {
     resume.pop_back();
   }
 }
+
+namespace {
+
+uint64_t mix(uint64_t x) {  // splitmix64's finaliser
+  x ^= x >> 30;
+  x *= 0xbf58476d1ce4e5b9ULL;
+  x ^= x >> 27;
+  x *= 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+
+uint64_t hash_atom(const Value& v) {
+  if (v.is_bigint()) {
+    const mpz_t& z = v.as<BigInt>()->z;
+    uint64_t h = mix(uint64_t(mpz_sgn(z)) + 0x51);
+    for (size_t i = 0, n = mpz_size(z); i < n; ++i) h = mix(h ^ uint64_t(mpz_getlimbn(z, i)));
+    return h;
+  }
+  if (v.is_actor()) return mix(v.as<Actor>()->id() ^ 0xac7042);
+  return mix(v.bits());  // immediates (the word itself), functions and blocks (their address)
+}
+
+// Heads nested deeper than this hash as one constant: equal values nest
+// alike, so they still hash alike, and no input recurses without bound.
+constexpr int kHashDepth = 48;
+
+uint64_t hash_at(const Value& v, int depth) {
+  if (!v.is_cons()) return hash_atom(v);
+  if (depth > kHashDepth) return 0x6465657020;
+  // A list's elements in order, then what ends it: the same for a packed
+  // string and its pairs.
+  uint64_t h = 0x1157;
+  ListCursor c(v);
+  while (c.at_pair()) {
+    if (const Str* s = c.str()) {  // a packed string's code points in one loop, hashed as the list's
+      for (uint32_t i = c.index(); i < s->length; ++i) h = mix(h * 31 + mix(Value::small(s->at(i)).bits()));
+      c.skip_str();
+      continue;
+    }
+    h = mix(h * 31 + hash_at(c.head(), depth + 1));
+    c.next();
+  }
+  return mix(h ^ hash_atom(c.rest()));
+}
+
+}  // namespace
+
+uint64_t hash_value(const Value& v) { return hash_at(v, 0); }
 
 }  // namespace humus::rt

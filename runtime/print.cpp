@@ -14,7 +14,7 @@
 #include "runtime/actor.hpp"
 #include "runtime/code.hpp"
 #include "runtime/integer.hpp"
-#include "runtime/str.hpp"
+#include "runtime/packed.hpp"
 #include "runtime/symbols.hpp"
 
 namespace humus::rt {
@@ -69,6 +69,7 @@ void print_atom(std::string& out, const Value& v) {
       case ObjKind::Envelope:  // unwrapped before any program sees it
       case ObjKind::Pair:
       case ObjKind::Str:
+      case ObjKind::MapNode:
         break;  // not atoms; callers never pass one
     }
     out += "<pair>";
@@ -91,31 +92,28 @@ void print_atom(std::string& out, const Value& v) {
     out += "<empty>";
 }
 
-// Work left for later: the tail chain to resume after a parenthesized head.
-// Values are borrowed: the caller's root keeps the whole (immutable) tree alive.
-struct Resume {
-  const Value* tail;
-};
-
 // Counting what an elided value leaves out walks the rest of it, at most
 // this many steps: a value that shares its parts can be exponentially
 // larger than the memory it takes.
 constexpr uint64_t kCountBudget = 10'000'000;
 
-// The elements (atoms) of *v and of the tails on `stack`, up to the budget.
-uint64_t count_rest(const Value* v, const std::vector<Resume>& stack, bool& over) {
-  std::vector<const Value*> todo;
-  todo.reserve(stack.size() + 1);
-  for (const Resume& r : stack) todo.push_back(r.tail);
-  todo.push_back(v);
+// The elements (atoms) from `here` on and of the chains on `stack`, up to the budget.
+uint64_t count_rest(const ListCursor& here, const std::vector<ListCursor>& stack, bool& over) {
+  std::vector<ListCursor> todo(stack);
+  todo.push_back(here);
   uint64_t n = 0;
   while (!todo.empty()) {
-    const Value* cur = todo.back();
+    ListCursor c = todo.back();
     todo.pop_back();
-    for (; cur->is_pair(); cur = &cur->as<Pair>()->tail) {
-      const Value& h = cur->as<Pair>()->head;
+    for (; c.at_pair(); c.next()) {
+      if (const Str* s = c.str()) {  // a packed string's code points at once
+        n += s->length - c.index();
+        c.skip_str();
+        break;
+      }
+      const Value& h = c.head();
       if (h.is_cons())
-        todo.push_back(&h);
+        todo.emplace_back(h);
       else
         ++n;
       if (n >= kCountBudget) {
@@ -123,8 +121,7 @@ uint64_t count_rest(const Value* v, const std::vector<Resume>& stack, bool& over
         return n;
       }
     }
-    if (cur->is_str()) n += cur->as<Str>()->length;  // its code points; NIL below
-    ++n;
+    ++n;  // what ends the chain
   }
   return n;
 }
@@ -160,15 +157,17 @@ void print_value(std::string& out, const Value& root, const PrintLimit& limit) {
   const uint64_t max_bytes = limit.bytes ? limit.bytes : UINT64_MAX;
   const size_t start = out.size();
   uint64_t shown = 0;
-  std::vector<Resume> stack;
-  const Value* v = &root;
+  // The chains to resume after a parenthesized head; cursors read pairs and
+  // packed values alike (packed.hpp).
+  std::vector<ListCursor> stack;
+  ListCursor c(root);
   // Before each element: stop when a bound is reached and more is to come.
   auto stop_here = [&]() {
     if (!bounded) return false;
     const uint64_t used = out.size() - start;
     if (shown < max_elements && used < max_bytes) return false;
     bool over = false;
-    const uint64_t rest = count_rest(v, stack, over);
+    const uint64_t rest = count_rest(c, stack, over);
     out += "... (";
     if (over) out += "over ";
     append_uint(out, rest);
@@ -182,53 +181,28 @@ void print_value(std::string& out, const Value& root, const PrintLimit& limit) {
       print_atom(out, a);
     ++shown;
   };
-  // A packed string's code points, as a list's (str.hpp); false when a
-  // bound cut it short.
-  auto packed = [&](const Str* str) {
-    for (uint32_t i = 0; i < str->length; ++i) {
-      if (bounded && (shown >= max_elements || out.size() - start >= max_bytes)) {
-        bool over = false;
-        const Value nil = Value::nil();
-        const uint64_t rest = uint64_t(str->length - i) + count_rest(&nil, stack, over);
-        out += "... (";
-        if (over) out += "over ";
-        append_uint(out, rest);
-        out += " more)";
-        return false;
-      }
-      append_uint(out, str->at(i));
-      out += ", ";
-      ++shown;
-    }
-    return true;
-  };
-  static const Value kNil = Value::nil();
   for (;;) {
-    // Print the tail chain starting at *v.
-    for (;;) {
-      if (v->is_str()) {
-        if (!packed(v->as<Str>())) return;
-        v = &kNil;
-        break;
-      }
-      if (!v->is_pair()) break;
-      const Pair* p = v->as<Pair>();
+    // Print the chain from c on.
+    while (c.at_pair()) {
       if (stop_here()) return;
-      if (p->head.is_cons()) {
+      const Value& h = c.head();
+      if (h.is_cons()) {
         out += '(';
-        stack.push_back({&p->tail});
-        v = &p->head;  // print the head's chain now, resume with the tail after ')'
+        ListCursor after = c;
+        after.next();
+        stack.push_back(after);
+        c = ListCursor(h);  // print the head's chain now, resume after ')'
         continue;
       }
-      atom(p->head);
+      atom(h);
       out += ", ";
-      v = &p->tail;
+      c.next();
     }
     if (stop_here()) return;
-    atom(*v);
+    atom(c.rest());
     if (stack.empty()) return;
     out += "), ";
-    v = stack.back().tail;
+    c = stack.back();
     stack.pop_back();
   }
 }

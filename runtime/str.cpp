@@ -4,13 +4,12 @@
 #include <cstring>
 #include <new>
 
+#include "runtime/packed.hpp"
 #include "runtime/text.hpp"
 
 namespace humus::rt {
 
 namespace {
-
-const Value kNilValue = Value::nil();
 
 // A Str whose `n` code points (1 << shift bytes each) follow it, uninitialised.
 Str* make_inline(uint32_t n, uint8_t shift) {
@@ -119,6 +118,17 @@ Value str_expand(const Value& sv) {
   return acc;
 }
 
+int str_compare(const Str& a, const Str& b) {
+  const uint32_t n = std::min(a.length, b.length);
+  if (a.shift == 0 && b.shift == 0) {
+    if (int c = std::memcmp(a.data, b.data, n)) return c < 0 ? -1 : 1;
+  } else {
+    for (uint32_t i = 0; i < n; ++i)
+      if (a.at(i) != b.at(i)) return a.at(i) < b.at(i) ? -1 : 1;
+  }
+  return a.length == b.length ? 0 : a.length < b.length ? -1 : 1;
+}
+
 void StrBuilder::append_utf8(std::string_view utf8) {
   for (size_t i = 0; i < utf8.size();) {
     uint32_t cp;
@@ -141,7 +151,7 @@ bool StrBuilder::append_string(const Value& s) {
     for (uint32_t i = 0; i < p->length; ++i) cps_[at + i] = p->at(i);
     return true;
   }
-  ListCursor c(s);
+  ListCursor c(s);  // a list of code points, or pairs that end in a packed string
   for (; c.at_pair(); c.next()) {
     uint32_t cp;
     if (!c.head_code_point(cp)) return false;
@@ -155,61 +165,6 @@ Value StrBuilder::finish() {
   Value v = str_from_code_points(reinterpret_cast<const uint32_t*>(cps_.data()), cps_.size());
   cps_.clear();
   return v;
-}
-
-// ---------------------------------------------------------------- ListCursor
-
-void ListCursor::settle() {
-  if (v_->is_str()) {
-    str_ = v_->as<Str>();
-    i_ = 0;
-    cp_ = Value::small(str_->at(0));
-    return;
-  }
-  str_ = nullptr;
-}
-
-bool ListCursor::head_code_point(uint32_t& cp) const {
-  if (str_) {
-    cp = str_->at(i_);
-    return true;
-  }
-  const Value& h = v_->as<Pair>()->head;
-  if (!is_code_point(h)) return false;
-  cp = uint32_t(h.small_value());
-  return true;
-}
-
-void ListCursor::next() {
-  if (str_) {
-    if (++i_ < str_->length) {
-      cp_ = Value::small(str_->at(i_));
-      return;
-    }
-    str_ = nullptr;
-    v_ = &kNilValue;
-    return;
-  }
-  v_ = &v_->as<Pair>()->tail;
-  settle();
-}
-
-uint64_t list_length(const Value& v, const Value** end) {
-  uint64_t n = 0;
-  const Value* cur = &v;
-  for (;;) {
-    if (cur->is_pair()) {
-      ++n;
-      cur = &cur->as<Pair>()->tail;
-    } else if (cur->is_str()) {
-      n += cur->as<Str>()->length;
-      cur = &kNilValue;
-    } else {
-      break;
-    }
-  }
-  if (end) *end = cur;
-  return n;
 }
 
 }  // namespace humus::rt

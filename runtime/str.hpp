@@ -7,14 +7,9 @@
 // literals; programs build lists by hand as before. The two are the same
 // value: equality, ordering, printing and the codec read both alike.
 //
-// Only a few places take a value apart as a pair. The VM, when a pattern
-// test meets a Str, replaces it in the register by the equal pairs of its
-// first code points (at most kExpandChunk of them), whose last tail is the
-// rest of the Str as a slice: the code after the test sees ordinary pairs
-// and never knows. C++ code walks lists with a ListCursor, which reads both
-// kinds without allocating. A Str is never empty: the empty string is NIL.
-// `Value::is_pair()` stays "is a Pair object" (so no code ever reads a Str
-// as a Pair); `is_str()` asks for a Str, `is_cons()` for either.
+// A Str is one of the packed values of packed.hpp, which says how the VM
+// and C++ code read them as the pairs they stand for. A Str is never empty:
+// the empty string is NIL.
 #pragma once
 
 #include <cstdint>
@@ -54,6 +49,8 @@ Value str_rest(const Value& s, uint32_t from);
 // tail the rest: a value equal to `s` that the VM's pair code can take apart.
 inline constexpr uint32_t kExpandChunk = 16;
 Value str_expand(const Value& s);
+// compare's order of two packed strings: code point by code point, a prefix first.
+int str_compare(const Str& a, const Str& b);
 
 // Collects code points and makes a Str of them (NIL when none): for
 // built-ins that produce text piece by piece.
@@ -70,39 +67,5 @@ class StrBuilder {
  private:
   std::u32string cps_;
 };
-
-// ---- reading lists, packed strings included
-
-// Walks a list element by element without allocating, whether its cells
-// are pairs, packed strings, or pairs that end in a packed string.
-//   for (ListCursor c(v); c.at_pair(); c.next()) use(c.head());
-//   c.rest() is then what ends the list: NIL for a proper list.
-class ListCursor {
- public:
-  explicit ListCursor(const Value& v) : v_(&v) { settle(); }
-  bool at_pair() const { return v_->is_pair() || str_; }
-  // The element here (at_pair() must hold). The reference lasts until next().
-  const Value& head() const { return str_ ? cp_ : v_->as<Pair>()->head; }
-  // The code point here, when the element is one (a fast path for text).
-  bool head_code_point(uint32_t& cp) const;
-  void next();
-  // The value from here on: when !at_pair(), the end of the list. Inside a
-  // packed string it is the Str itself (only valid while i == 0).
-  const Value& rest() const { return *v_; }
-  // Inside a packed string: the Str and the index of the current code point.
-  const Str* str() const { return str_; }
-  uint32_t index() const { return i_; }
-
- private:
-  void settle();  // entering a Str: read its first code point
-  const Value* v_;
-  const Str* str_ = nullptr;
-  uint32_t i_ = 0;
-  Value cp_;  // the current code point of a Str (an immediate: no count)
-};
-
-// Number of elements of a list (packed strings count their code points),
-// stopping at the first tail that is not a pair; `end`, if given, gets that tail.
-uint64_t list_length(const Value& v, const Value** end = nullptr);
 
 }  // namespace humus::rt

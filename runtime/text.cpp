@@ -1,6 +1,6 @@
 #include "runtime/text.hpp"
 
-#include "runtime/str.hpp"
+#include "runtime/packed.hpp"
 #include "runtime/symbols.hpp"
 
 namespace humus::rt {

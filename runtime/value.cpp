@@ -14,7 +14,7 @@
 #include "runtime/code.hpp"
 #include "runtime/foreign.hpp"
 #include "runtime/integer.hpp"
-#include "runtime/str.hpp"
+#include "runtime/packed.hpp"
 #include "runtime/value.hpp"
 
 namespace humus::rt {
@@ -36,6 +36,7 @@ Kind Value::kind() const {
     switch (object()->kind) {
       case ObjKind::Pair:
       case ObjKind::Str:
+      case ObjKind::MapNode:
         return Kind::Pair;
       case ObjKind::BigInt:
         return Kind::Integer;
@@ -157,6 +158,9 @@ void destroy(Object* o) {
       ::operator delete(static_cast<void*>(str));
       break;
     }
+    case ObjKind::MapNode:
+      delete static_cast<MapNode*>(o);
+      break;
   }
   if (detail::count_objects.load(std::memory_order_relaxed)) [[unlikely]]
     detail::live_count.fetch_sub(1, std::memory_order_relaxed);
@@ -239,6 +243,10 @@ void clear_contents(Object* o) {
     case ObjKind::Str:
       static_cast<Str*>(o)->base = Value();
       break;
+    case ObjKind::MapNode: {
+      for (Value& slot : static_cast<MapNode*>(o)->slots) slot = Value();
+      break;
+    }
     case ObjKind::BigInt:
     case ObjKind::Native:
       break;

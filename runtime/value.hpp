@@ -35,7 +35,8 @@ enum class ObjKind : uint8_t {
   Block,     // a block value: compiled statements + saved frame
   Native,    // a built-in function implemented in C++
   Envelope,  // a message delivered from a topic, unwrapped before any behavior sees it (foreign.hpp)
-  Str,       // a packed string: behaves as the list of its code points (str.hpp)
+  Str,       // a packed string: behaves as the list of its code points (packed.hpp)
+  MapNode,   // a packed map node: behaves as the tuple (size, key, value, left, right) (packed.hpp)
 };
 
 struct Object;
@@ -150,11 +151,14 @@ class Value {
   bool is_undefined() const { return bits_ == kUndef; }
   bool is_symbol() const { return (bits_ & 0xF) == 0x6; }
   bool is(ObjKind k) const { return is_object() && object()->kind == k; }
-  // A Pair object. A packed string is a pair to programs too (str.hpp):
-  // is_cons() asks for either.
+  // A Pair object. Packed values are pairs to programs too (packed.hpp):
+  // is_cons() asks for a pair of any kind.
   bool is_pair() const { return is(ObjKind::Pair); }
   bool is_str() const { return is(ObjKind::Str); }
-  bool is_cons() const { return is_object() && (object()->kind == ObjKind::Pair || object()->kind == ObjKind::Str); }
+  bool is_cons() const {
+    return is_object() &&
+           (object()->kind == ObjKind::Pair || object()->kind == ObjKind::Str || object()->kind == ObjKind::MapNode);
+  }
   bool is_bigint() const { return is(ObjKind::BigInt); }
   bool is_integer() const { return is_small() || is_bigint(); }
   bool is_actor() const { return is(ObjKind::Actor); }

@@ -8,8 +8,8 @@
 #include "humus/value.hpp"
 #include "runtime/equality.hpp"
 #include "runtime/integer.hpp"
+#include "runtime/packed.hpp"
 #include "runtime/print.hpp"
-#include "runtime/str.hpp"
 #include "runtime/symbols.hpp"
 #include "runtime/text.hpp"
 
@@ -165,14 +165,14 @@ std::string Value::symbol_name() const {
 Value Value::head() const {
   if (!is_pair()) wrong_kind("a pair", *this);
   const rt::Value& v = view(*this);
-  if (v.is_str()) return adopt(rt::Value::small(v.as<rt::Str>()->at(0)));  // a packed string (runtime/str.hpp)
+  if (!v.is_pair()) return adopt(rt::head(rt::expand(v)));  // a packed value (runtime/packed.hpp)
   return from_raw_bits(rt::head(v).bits());
 }
 
 Value Value::tail() const {
   if (!is_pair()) wrong_kind("a pair", *this);
   const rt::Value& v = view(*this);
-  if (v.is_str()) return adopt(rt::str_rest(v, 1));
+  if (!v.is_pair()) return adopt(rt::tail(rt::expand(v)));
   return from_raw_bits(rt::tail(v).bits());
 }
 
@@ -188,7 +188,7 @@ std::vector<Value> Value::tuple_elements(size_t n) const {
   if (n == 0) return out;
   rt::Value v = view(*this);
   for (size_t i = 0; i + 1 < n; ++i) {
-    if (v.is_str()) v = rt::str_expand(v);
+    if (v.is_cons() && !v.is_pair()) v = rt::expand(v);
     if (!v.is_pair()) wrong_kind(("a " + std::to_string(n) + "-tuple").c_str(), *this);
     out.push_back(from_raw_bits(rt::head(v).bits()));
     rt::Value rest = rt::tail(v);

@@ -30,10 +30,10 @@
 #include "runtime/equality.hpp"
 #include "runtime/integer.hpp"
 #include "runtime/memory_meter.hpp"
+#include "runtime/packed.hpp"
 #include "runtime/print.hpp"
 #include "runtime/runtime.hpp"
 #include "runtime/stack_guard.hpp"
-#include "runtime/str.hpp"
 
 namespace humus::interp {
 
@@ -272,7 +272,7 @@ bool adapt(Value* args, uint32_t n, uint32_t arity) {
   if (arity == 1) return true;
   Value v = std::move(args[0]);
   for (uint32_t i = 0; i + 1 < arity; ++i) {
-    if (v.is_str()) v = rt::str_expand(v);  // a packed string is taken apart as its list
+    if (v.is_cons() && !v.is_pair()) v = rt::expand(v);  // a packed value is taken apart as its pairs
     if (!v.is_pair()) return false;
     args[i] = rt::head(v);
     Value rest = rt::tail(v);
@@ -282,12 +282,13 @@ bool adapt(Value* args, uint32_t n, uint32_t arity) {
   return true;
 }
 
-// A pattern test met a packed string where it looks for a pair: the
-// register gets the equal pairs instead (rt::str_expand), so the code after
-// the test takes them apart as any pairs. False for anything else.
-[[gnu::noinline]] bool expand_str(Value& r) {
-  if (!r.is_str()) return false;
-  Value pairs = rt::str_expand(r);
+// A pattern test met a packed value (a string, a map node) where it looks
+// for a pair: the register gets the equal pairs instead (rt::expand), so
+// the code after the test takes them apart as any pairs (runtime/packed.hpp).
+// False for anything else.
+[[gnu::noinline]] bool expand_packed(Value& r) {
+  if (!r.is_cons()) return false;
+  Value pairs = rt::expand(r);
   r = std::move(pairs);
   return true;
 }
@@ -1080,12 +1081,12 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
   JCOMPARE(JNGREATER, >)
   JCOMPARE(JNGREATEREQ, >=)
   CASE(JNPAIR) {
-    if (!R[INS.a].is_pair() && !expand_str(R[INS.a])) JUMP(INS.c);
+    if (!R[INS.a].is_pair() && !expand_packed(R[INS.a])) JUMP(INS.c);
     NEXT();
   }
   CASE(JNTAG) {
     const Value& v = R[INS.a];
-    if ((!v.is_pair() && !expand_str(R[INS.a])) || v.as<rt::Pair>()->head.bits() != K[INS.b].bits()) JUMP(INS.c);
+    if ((!v.is_pair() && !expand_packed(R[INS.a])) || v.as<rt::Pair>()->head.bits() != K[INS.b].bits()) JUMP(INS.c);
     NEXT();
   }
   CASE(JNSELF) {
@@ -1095,14 +1096,14 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
   }
   CASE(TAGSWITCH) {
     const Value& v = R[INS.a];
-    if (v.is_pair() || expand_str(R[INS.a]))
+    if (v.is_pair() || expand_packed(R[INS.a]))
       pc = P->code.data() + P->switches[INS.b].target(v.as<rt::Pair>()->head.bits());
     else
       JUMP(INS.c);
     NEXT();
   }
   CASE(UNPAIRJ) {
-    if (!R[INS.a].is_pair() && !expand_str(R[INS.a])) {
+    if (!R[INS.a].is_pair() && !expand_packed(R[INS.a])) {
       JUMP(INS.c);
       NEXT();
     }

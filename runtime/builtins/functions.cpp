@@ -9,7 +9,7 @@
 
 #include "runtime/equality.hpp"
 #include "runtime/integer.hpp"
-#include "runtime/str.hpp"
+#include "runtime/packed.hpp"
 
 namespace humus::rt {
 
@@ -103,6 +103,8 @@ const std::vector<BuiltinFunction>& all_functions() {
   static const std::vector<BuiltinFunction> all = [] {
     std::vector<BuiltinFunction> v(std::begin(kCore), std::end(kCore));
     for (const BuiltinFunction& f : text_functions()) v.push_back(f);
+    for (const BuiltinFunction& f : list_functions()) v.push_back(f);
+    for (const BuiltinFunction& f : map_functions()) v.push_back(f);
     return v;
   }();
   return all;
@@ -112,7 +114,10 @@ const std::vector<BuiltinFunction>& all_functions() {
 
 Value apply_to_pair(Native::Fn2 f, const Value& arg) {
   if (arg.is_pair()) return f(head(arg), tail(arg));
-  if (arg.is_str()) return f(Value::small(arg.as<Str>()->at(0)), str_rest(arg, 1));
+  if (arg.is_cons()) {  // a packed value (packed.hpp)
+    Value pairs = expand(arg);
+    return f(head(pairs), tail(pairs));
+  }
   return Value::undefined();
 }
 

@@ -32,8 +32,12 @@ std::span<Native* const> builtin_functions();
 std::span<const BuiltinFunction> builtin_table();  // the same order
 inline constexpr size_t kCoreBuiltins = 21;
 
-// The text functions (text.cpp).
+// The text functions (text.cpp); the prelude's list functions in C++
+// (lists.cpp; named native_*, bound by stdlib/prelude.hum); and the native
+// half of the `map` module (map.cpp; native_map_*, bound by stdlib/map.hum).
 std::span<const BuiltinFunction> text_functions();
+std::span<const BuiltinFunction> list_functions();
+std::span<const BuiltinFunction> map_functions();
 
 // The one-argument form of a two-argument built-in: f((a, b)) = f2(a, b)
 // (a packed string is the pair of its first code point and the rest).

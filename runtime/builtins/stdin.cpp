@@ -42,8 +42,11 @@ void StdinReader::request(Actor* cust, Context& cx) {
   std::unique_lock lock(mutex_);
   if (waiting_.empty() && !lines_.empty()) {
     Value line = take_line();
+    // The thread reads on when half the read-ahead is gone, not at every
+    // line: a wake-up per line would cost a system call per request.
+    const bool wake = ready_bytes_ < kReadAhead / 2 && !eof_ && !reading_;
     lock.unlock();
-    wanted_.notify_one();  // room to read ahead again
+    if (wake) wanted_.notify_one();
     cx.fx.send(cust, std::move(line));
     return;
   }
@@ -110,8 +113,10 @@ void StdinReader::thread_main() {
   std::string chunk(kChunk, '\0');
   std::unique_lock lock(mutex_);
   for (;;) {
+    reading_ = false;
     wanted_.wait(lock, [&] { return stopping_ || (!eof_ && (!waiting_.empty() || ready_bytes_ < kReadAhead)); });
     if (stopping_) return;
+    reading_ = true;
     lock.unlock();
     pollfd fds[2] = {{fd_, POLLIN, 0}, {wake_[0], POLLIN, 0}};
     const int ready = ::poll(fds, 2, -1);

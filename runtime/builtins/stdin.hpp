@@ -64,6 +64,7 @@ class StdinReader {
   std::string partial_;        // read, not yet a whole line
   uint64_t line_number_ = 0;
   bool eof_ = false;
+  bool reading_ = false;  // the thread is reading (not waiting to be wanted)
   bool stopping_ = false;
   int wake_[2] = {-1, -1};  // a pipe that breaks the thread's poll() for stop()
   std::thread thread_;

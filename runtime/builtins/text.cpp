@@ -9,8 +9,8 @@
 
 #include "runtime/builtins/functions.hpp"
 #include "runtime/integer.hpp"
+#include "runtime/packed.hpp"
 #include "runtime/print.hpp"
-#include "runtime/str.hpp"
 #include "runtime/symbols.hpp"
 #include "runtime/text.hpp"
 
@@ -157,14 +157,12 @@ Value format(const Value& tmpl, const Value& args) {
       have = false;
       return true;
     }
-    if (rest.is_str()) rest = str_expand(rest);
-    if (!rest.is_pair()) {  // fewer arguments than directives: this one takes what is left
+    Value tail_value;
+    if (!head_tail(rest, out, tail_value)) {  // fewer arguments than directives: this one takes what is left
       out = std::move(rest);
       have = false;
       return true;
     }
-    out = head(rest);
-    Value tail_value = tail(rest);
     rest = std::move(tail_value);
     return true;
   };

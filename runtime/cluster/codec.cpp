@@ -17,8 +17,8 @@
 #include "runtime/code.hpp"
 #include "runtime/errors.hpp"
 #include "runtime/integer.hpp"
+#include "runtime/packed.hpp"
 #include "runtime/print.hpp"
-#include "runtime/str.hpp"
 #include "runtime/symbols.hpp"
 #include "runtime/text.hpp"
 
@@ -106,6 +106,7 @@ void pack_atom(Packer& pk, const Value& v, AddressBook& book) {
     }
     case ObjKind::Envelope:
     case ObjKind::Pair:
+    case ObjKind::MapNode:
       break;
   }
   throw EncodeError{"internal error: a value of no known kind"};
@@ -277,34 +278,42 @@ class TokenReader : public msgpack::null_visitor {
 void encode_value(std::string& out, const Value& v, AddressBook& book) {
   Sink sink{out};
   Packer pk(sink);
-  // A chain of pairs being written: the cell whose head comes next, and
-  // how many heads are left before its final tail.
-  struct Cursor {
-    const Value* cell;
+  // A chain of pairs being written: where its next head is, and how many
+  // heads are left before its final tail. Map nodes are chains too
+  // (packed.hpp); a packed string is not followed into: it ends the chain
+  // and goes as its text (ext 6), a few bytes where an array would take a
+  // number a character.
+  struct Chain {
+    ListCursor at;
     uint64_t heads;
   };
-  std::vector<Cursor> stack;
+  std::vector<Chain> stack;
+  auto chain_like = [](const Value& x) { return x.is_cons() && !x.is_str(); };
   auto emit = [&](const Value& x) {
-    if (!x.is_pair()) return pack_atom(pk, x, book);
+    if (!chain_like(x)) return pack_atom(pk, x, book);
     uint64_t n = 0;
-    for (const Value* c = &x; c->is_pair(); c = &tail(*c)) ++n;
+    ListCursor c(x);
+    while (c.at_pair() && !(c.at_value() && c.rest().is_str())) {
+      ++n;
+      c.next();
+    }
     if (n >= std::numeric_limits<uint32_t>::max()) throw EncodeError{"a list too long to send (4 billion elements)"};
     pk.pack_array(uint32_t(n + 1));
-    stack.push_back({&x, n});
+    stack.push_back({ListCursor(x), n});
   };
   emit(v);
   while (!stack.empty()) {
-    Cursor& c = stack.back();
-    if (c.heads == 0) {  // c.cell is the chain's last tail
-      const Value* last = c.cell;
-      stack.pop_back();
-      pack_atom(pk, *last, book);
+    Chain& c = stack.back();
+    if (c.heads == 0) {  // c.at is at the chain's last tail
+      const Value& last = c.at.rest();
+      stack.pop_back();  // `last` lives in the value, not in the stack
+      pack_atom(pk, last, book);
       continue;
     }
-    const Value* h = &head(*c.cell);
-    c.cell = &tail(*c.cell);
+    const Value& h = c.at.head();  // never a code point of a Str: strings are not followed into
+    c.at.next();
     --c.heads;
-    emit(*h);  // may push: `c` is not used after this
+    emit(h);  // may push: `c` is not used after this
   }
 }
 

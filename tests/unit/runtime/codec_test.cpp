@@ -12,7 +12,7 @@
 #include "runtime/cluster/wire.hpp"
 #include "runtime/equality.hpp"
 #include "runtime/print.hpp"
-#include "runtime/str.hpp"
+#include "runtime/packed.hpp"
 #include "runtime/symbols.hpp"
 #include "value_helpers.hpp"
 

@@ -7,7 +7,7 @@
 
 #include "runtime/equality.hpp"
 #include "runtime/print.hpp"
-#include "runtime/str.hpp"
+#include "runtime/packed.hpp"
 #include "runtime/text.hpp"
 #include "tests/unit/runtime/value_helpers.hpp"
 
