@@ -32,6 +32,13 @@ TEST_CASE("every built-in global has a hover text") {
     CHECK(humus::lsp::builtin_doc(name) != nullptr);
   }
   CHECK(humus::lsp::builtin_doc("map") == nullptr);  // the prelude's, not built in
+  // The scripting built-ins (docs/scripting.md) say how they are called.
+  CHECK(std::string(humus::lsp::builtin_doc("format")).find("`~p`") != std::string::npos);
+  CHECK(std::string(humus::lsp::builtin_doc("split")).starts_with("`split(s, sep)`"));
+  CHECK(std::string(humus::lsp::builtin_doc("stdin")).find("#read_line") != std::string::npos);
+  CHECK(std::string(humus::lsp::builtin_doc("files")).find("#lines") != std::string::npos);
+  CHECK(std::string(humus::lsp::builtin_doc("clock")).find("#ticks") != std::string::npos);
+  CHECK(std::string(humus::lsp::builtin_doc("timer")).find("#cancel") != std::string::npos);
 }
 
 TEST_CASE("syntax, compile and name diagnostics") {
