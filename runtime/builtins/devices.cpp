@@ -92,7 +92,7 @@ std::string Devices::refusal(const char* what, bool allowed) const {
 }
 
 StdinReader& Devices::stdin_reader() {
-  if (!stdin_) stdin_ = std::make_unique<StdinReader>(rt_, STDIN_FILENO);
+  if (!stdin_) stdin_ = std::make_unique<StdinReader>(rt_, access_.stdin_fd);
   return *stdin_;
 }
 

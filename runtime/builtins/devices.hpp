@@ -35,6 +35,7 @@ struct DeviceAccess {
   bool files = true;
   bool clock = true;
   std::string denied = "its host left it out";  // why, in the answer to a refused request
+  int stdin_fd = 0;  // what `stdin` reads: the process's standard input, or a host's (or a test's) pipe
 };
 
 // A built-in actor's name and what the hover and the REPL say of it.
