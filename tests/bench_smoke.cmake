@@ -54,6 +54,9 @@ check(interp "55, 7" N=10)
 check(collatz "2919, 216" N=3000 W=3)
 check(trialdiv 669 N=5000 W=3)
 check(listops 254500 N=1000 R=3)
+# The scripting benchmarks (scripts/bench/scripting/run).
+file(MAKE_DIRECTORY "${DIR}/scripting")
+check(scripting/map_bench 499500 N=1000)
 
 if(failures GREATER 0)
   message(FATAL_ERROR "${failures} benchmark programs gave a wrong answer")
