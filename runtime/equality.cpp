@@ -209,16 +209,19 @@ uint64_t hash_at(const Value& v, int depth) {
   if (!v.is_cons()) return hash_atom(v);
   if (depth > kHashDepth) return 0x6465657020;
   // A list's elements in order, then what ends it: the same for a packed
-  // string and its pairs.
+  // string and its pairs. A small integer (a code point) goes in as its
+  // word, anything else as its own hash; one mix at the end.
+  constexpr uint64_t kPrime = 0x100000001b3ULL;
   uint64_t h = 0x1157;
   ListCursor c(v);
   while (c.at_pair()) {
-    if (const Str* s = c.str()) {  // a packed string's code points in one loop, hashed as the list's
-      for (uint32_t i = c.index(); i < s->length; ++i) h = mix(h * 31 + mix(Value::small(s->at(i)).bits()));
+    if (const Str* s = c.str()) {  // a packed string's code points in one loop
+      for (uint32_t i = c.index(); i < s->length; ++i) h = (h ^ Value::small(s->at(i)).bits()) * kPrime;
       c.skip_str();
       continue;
     }
-    h = mix(h * 31 + hash_at(c.head(), depth + 1));
+    const Value& e = c.head();
+    h = (h ^ (e.is_small() ? e.bits() : hash_at(e, depth + 1))) * kPrime;
     c.next();
   }
   return mix(h ^ hash_atom(c.rest()));

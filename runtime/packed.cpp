@@ -1,7 +1,8 @@
 #include "runtime/packed.hpp"
 
-#include <new>
+#include <mutex>
 
+#include "runtime/map_trie.hpp"
 #include "runtime/text.hpp"
 
 namespace humus::rt {
@@ -9,65 +10,33 @@ namespace humus::rt {
 namespace {
 const Value kNilValue = Value::nil();
 
-// Freed map nodes kept by each thread for its next ones (at most kMax;
-// none in sanitizer builds, which must see every free).
-struct NodeCache {
-#if defined(HUMUS_NO_PAIR_CACHE)
-  static constexpr uint32_t kMax = 0;
-#else
-  static constexpr uint32_t kMax = 1024;
-#endif
-  void* head;
-  uint32_t count;
-  bool armed;
-};
-thread_local NodeCache tl_nodes{};
-
-// Gives a thread's kept nodes back when it ends; later frees go straight
-// to the allocator.
-struct NodeCacheRelease {
-  ~NodeCacheRelease() {
-    NodeCache& c = tl_nodes;
-    while (void* p = c.head) {
-      c.head = *static_cast<void**>(p);
-      ::operator delete(p);
-    }
-    c.count = NodeCache::kMax;
-  }
-};
 }  // namespace
 
-void* MapNode::operator new(size_t n) {
-  NodeCache& c = tl_nodes;
-  if (void* p = c.head) {
-    c.head = *static_cast<void**>(p);
-    --c.count;
-    return p;
-  }
-  return ::operator new(n);
-}
-
-void MapNode::operator delete(void* p) {
-  NodeCache& c = tl_nodes;
-  if (c.count < NodeCache::kMax) {
-    if (!c.armed) {
-      static thread_local NodeCacheRelease release;
-      (void)release;
-      c.armed = true;
-    }
-    *static_cast<void**>(p) = c.head;
-    c.head = p;
-    ++c.count;
-    return;
-  }
-  ::operator delete(p);
+// Maps' lists of items are made under one of these locks, by the map's address.
+std::mutex& items_lock(const void* map) {
+  static std::mutex locks[64];
+  return locks[(reinterpret_cast<uintptr_t>(map) >> 6) % 64];
 }
 
 Value expand(const Value& v) {
   if (v.is_str()) return str_expand(v);
-  const auto* n = v.as<MapNode>();
-  return make_pair(n->size(), make_pair(n->key(), make_pair(n->value(), make_pair(n->left(), n->right()))));
+  return v.as<Map>()->items();
 }
+
+const Value& Map::items() const {
+  std::lock_guard lock(items_lock(this));
+  if (items_.empty()) items_ = map_items_of(trie);
+  return items_;
+}
+
+Value Map::items_made() const {
+  std::lock_guard lock(items_lock(this));
+  return items_;
+}
+
+void Map::drop_items() { items_ = Value(); }
+
+Map::~Map() = default;
 
 bool head_tail(const Value& v, Value& h, Value& t) {
   if (v.is_pair()) {
@@ -96,8 +65,9 @@ void ListCursor::settle() {
       kind_ = Kind::Str;
       cp_ = Value::small(v_->as<Str>()->at(0));
       return;
-    case ObjKind::MapNode:
-      kind_ = Kind::Node;
+    case ObjKind::Map:  // read as its list of items, made once
+      v_ = &v_->as<Map>()->items();
+      kind_ = Kind::Pair;
       return;
     default:
       kind_ = Kind::None;
@@ -123,10 +93,6 @@ void ListCursor::next() {
         return;
       }
       v_ = &kNilValue;
-      break;
-    case Kind::Node:
-      if (++i_ < MapNode::kHeads) return;
-      v_ = &v_->as<MapNode>()->right();
       break;
     case Kind::Pair:
       v_ = &v_->as<Pair>()->tail;

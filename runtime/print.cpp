@@ -69,7 +69,8 @@ void print_atom(std::string& out, const Value& v) {
       case ObjKind::Envelope:  // unwrapped before any program sees it
       case ObjKind::Pair:
       case ObjKind::Str:
-      case ObjKind::MapNode:
+      case ObjKind::Map:
+      case ObjKind::MapTrie:
         break;  // not atoms; callers never pass one
     }
     out += "<pair>";

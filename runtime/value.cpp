@@ -14,6 +14,7 @@
 #include "runtime/code.hpp"
 #include "runtime/foreign.hpp"
 #include "runtime/integer.hpp"
+#include "runtime/map_trie.hpp"
 #include "runtime/packed.hpp"
 #include "runtime/value.hpp"
 
@@ -36,8 +37,10 @@ Kind Value::kind() const {
     switch (object()->kind) {
       case ObjKind::Pair:
       case ObjKind::Str:
-      case ObjKind::MapNode:
+      case ObjKind::Map:
         return Kind::Pair;
+      case ObjKind::MapTrie:
+        return Kind::Undefined;  // never seen by programs
       case ObjKind::BigInt:
         return Kind::Integer;
       case ObjKind::Actor:
@@ -158,8 +161,11 @@ void destroy(Object* o) {
       ::operator delete(static_cast<void*>(str));
       break;
     }
-    case ObjKind::MapNode:
-      delete static_cast<MapNode*>(o);
+    case ObjKind::Map:
+      delete static_cast<Map*>(o);
+      break;
+    case ObjKind::MapTrie:
+      MapTrie::destroy(static_cast<MapTrie*>(o));
       break;
   }
   if (detail::count_objects.load(std::memory_order_relaxed)) [[unlikely]]
@@ -243,8 +249,16 @@ void clear_contents(Object* o) {
     case ObjKind::Str:
       static_cast<Str*>(o)->base = Value();
       break;
-    case ObjKind::MapNode: {
-      for (Value& slot : static_cast<MapNode*>(o)->slots) slot = Value();
+    case ObjKind::Map: {
+      auto* m = static_cast<Map*>(o);
+      m->trie = Value();
+      m->items_slot() = Value();
+      break;
+    }
+    case ObjKind::MapTrie: {
+      auto* t = static_cast<MapTrie*>(o);
+      for (uint32_t i = 0; i < t->items; ++i) t->item_array()[i].key = t->item_array()[i].value = Value();
+      for (uint32_t i = 0; i < t->nodes; ++i) t->node_array()[i] = Value();
       break;
     }
     case ObjKind::BigInt:

@@ -36,7 +36,8 @@ enum class ObjKind : uint8_t {
   Native,    // a built-in function implemented in C++
   Envelope,  // a message delivered from a topic, unwrapped before any behavior sees it (foreign.hpp)
   Str,       // a packed string: behaves as the list of its code points (packed.hpp)
-  MapNode,   // a packed map node: behaves as the tuple (size, key, value, left, right) (packed.hpp)
+  Map,       // a packed map: behaves as the list of its items (key, value) in key order (packed.hpp)
+  MapTrie,   // a node of a map's trie (map_trie.hpp): held by maps only, never seen by programs
 };
 
 struct Object;
@@ -157,7 +158,7 @@ class Value {
   bool is_str() const { return is(ObjKind::Str); }
   bool is_cons() const {
     return is_object() &&
-           (object()->kind == ObjKind::Pair || object()->kind == ObjKind::Str || object()->kind == ObjKind::MapNode);
+           (object()->kind == ObjKind::Pair || object()->kind == ObjKind::Str || object()->kind == ObjKind::Map);
   }
   bool is_bigint() const { return is(ObjKind::BigInt); }
   bool is_integer() const { return is_small() || is_bigint(); }

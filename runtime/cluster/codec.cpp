@@ -106,7 +106,8 @@ void pack_atom(Packer& pk, const Value& v, AddressBook& book) {
     }
     case ObjKind::Envelope:
     case ObjKind::Pair:
-    case ObjKind::MapNode:
+    case ObjKind::Map:      // a list of items: encode_value walks it
+    case ObjKind::MapTrie:  // inside maps only
       break;
   }
   throw EncodeError{"internal error: a value of no known kind"};
