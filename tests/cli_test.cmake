@@ -133,9 +133,10 @@ expect(threads_seed 0 "^#ok, 3\n$" "on 1 worker threads" ARGS --log-level info -
 expect(threads_seed_explicit 0 "^#ok, 3\n$" "on 3 worker threads" ARGS --log-level info --seed 7 --threads 3 ok.hum)
 expect(trace 0 "^#ok, 3\n$" "trace: println@1 <- #ok, 3" ARGS --trace ok.hum)
 expect(trace_text 0 "^#ok, 3\n$" "trace: println@1 <- #ok, 3" ARGS --trace=text ok.hum)
-# --trace=json: one object per event (docs/trace.schema.json; the schema test checks every field).
+# --trace=json: one object per event (docs/trace.schema.json; the schema test checks every field),
+# actors with their CREATE names (println@1 is "name":"println").
 expect(trace_json 0 "^#ok, 3\n$"
-       "^{\"event\":1,[^\n]*\"actor\":null,\"statement\":{\"file\":\"ok.hum\",\"line\":1,\"column\":1},\"sent\":\\[{\"id\":1,\"to\":1,\"message\":\"#ok, 3\"}\\][^\n]*\n{\"event\":2,[^\n]*\"actor\":1,\"behavior\":\"println\",\"message_id\":1,\"from\":null,\"message\":\"#ok, 3\"[^\n]*\"outcome\":\"committed\"}\n$"
+       "^{\"event\":1,[^\n]*\"actor\":null,\"statement\":{\"file\":\"ok.hum\",\"line\":1,\"column\":1},\"sent\":\\[{\"id\":1,\"to\":1,\"to_name\":\"println\",\"message\":\"#ok, 3\"}\\][^\n]*\n{\"event\":2,[^\n]*\"actor\":1,\"name\":\"println\",\"behavior\":\"println\",\"message_id\":1,\"from\":null,\"message\":\"#ok, 3\"[^\n]*\"outcome\":\"committed\"}\n$"
        ARGS --trace=json ok.hum)
 expect(trace_json_failed 1 "^$" "runtime.hum:1:20: runtime error.*\"outcome\":\"failed\",\"error\":{\"message\":\"THROW #boom\",\"file\":\"runtime.hum\",\"line\":1,\"column\":20}}\n$"
        ARGS --trace=json runtime.hum)

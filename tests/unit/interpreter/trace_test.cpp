@@ -52,13 +52,16 @@ TEST_CASE("a trace records each event's message, sender, sends, creations and ne
   REQUIRE(create.created.size() == 1);
   CHECK(create.created[0].id == 4);
   CHECK(create.created[0].behavior == "greeter(0)");
+  CHECK(create.created[0].name == "g");  // the CREATE name, as errors say g@4
   const TraceEvent& send1 = t.events[1];
   REQUIRE(send1.sent.size() == 1);
   CHECK(send1.sent[0].to == 4);
   CHECK(send1.sent[0].message == "@1, #world");
+  CHECK(send1.sent[0].to_name == "g");
 
   auto g = t.at(4);
   REQUIRE(g.size() == 2);
+  CHECK(g[0]->name == "g");
   CHECK(g[0]->behavior == "greeter(0)");
   CHECK(g[0]->message == "@1, #world");
   CHECK(g[0]->message_id == send1.sent[0].id);
@@ -75,6 +78,8 @@ TEST_CASE("a trace records each event's message, sender, sends, creations and ne
   REQUIRE(p.size() == 2);
   CHECK(p[0]->behavior == "println");
   CHECK(p[0]->from == 4);
+  CHECK(p[0]->from_name == "g");
+  CHECK(p[0]->name == "println");  // a built-in actor is named too
   CHECK(p[0]->message_id == g[0]->sent[0].id);
   CHECK(p[0]->message == "#hello, #world, 1");
   for (size_t i = 0; i < t.events.size(); ++i) CHECK(t.events[i].seq == i + 1);
@@ -175,9 +180,9 @@ TEST_CASE("the JSON form of an event") {
   e.message_id = 9;
   e.from = 5;
   e.message = "#say, \"hi\"\\\n";
-  e.sent.push_back({10, 8, "#ok", -1});
-  e.sent.push_back({11, 8, "#later", 20});
-  e.created.push_back({12, "\\x.hum:3"});
+  e.sent.push_back({10, 8, "#ok", -1, ""});
+  e.sent.push_back({11, 8, "#later", 20, ""});
+  e.created.push_back({12, "\\x.hum:3", ""});
   e.outcome = TraceOutcome::Failed;
   e.error = "THROW #no";
   std::string file = "x.hum";
@@ -190,11 +195,30 @@ TEST_CASE("the JSON form of an event") {
   TraceEvent top;
   top.seq = 1;
   top.where = {&file, 2, 1};
-  top.sent.push_back({1, 4, std::string(1, '\x01'), -1});
+  top.sent.push_back({1, 4, std::string(1, '\x01'), -1, ""});
   CHECK(humus::trace::to_json(top) ==
         R"j({"event":1,"time_us":0,"duration_us":0,"worker":null,"actor":null,)j"
         R"j("statement":{"file":"x.hum","line":2,"column":1},"sent":[{"id":1,"to":4,"message":"\u0001"}],)j"
         R"j("created":[],"become":null,"outcome":"committed"})j");
+  // Each actor's number with its CREATE name beside it, when it has one.
+  TraceEvent named;
+  named.seq = 4;
+  named.actor = 5;
+  named.name = "g";
+  named.behavior = "greeter(0)";
+  named.message_id = 2;
+  named.from = 6;
+  named.from_name = "boss";
+  named.message = "#hi";
+  named.sent.push_back({3, 1, "#hi", -1, "println"});
+  named.created.push_back({7, "worker(1)", "ann"});
+  named.created.push_back({8, "worker(2)", ""});
+  CHECK(humus::trace::to_json(named) ==
+        R"j({"event":4,"time_us":0,"duration_us":0,"worker":null,"actor":5,"name":"g","behavior":"greeter(0)",)j"
+        R"j("message_id":2,"from":6,"from_name":"boss","message":"#hi",)j"
+        R"j("sent":[{"id":3,"to":1,"to_name":"println","message":"#hi"}],)j"
+        R"j("created":[{"actor":7,"name":"ann","behavior":"worker(1)"},{"actor":8,"behavior":"worker(2)"}],)j"
+        R"j("become":null,"outcome":"committed"})j");
 }
 
 TEST_CASE("long messages are cut in a trace") {
