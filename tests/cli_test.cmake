@@ -151,10 +151,10 @@ expect(trace_bad_format 2 "^$" "--trace: xml not in {text,json}" ARGS --trace=xm
 expect(trace_file_without_json 2 "^$" "^humus: --trace-file needs --trace=json\n$" ARGS --trace-file t.jsonl ok.hum)
 expect(trace_file_unwritable 2 "^$" "^humus: cannot write 'no/such/dir/t.jsonl': No such file or directory\n$"
        ARGS --trace=json --trace-file no/such/dir/t.jsonl ok.hum)
-# --diagram: the run's sequence diagram as SVG, also when an event failed.
+# --diagram: the run's sequence diagram as SVG, also when an event failed; lifelines by CREATE name (a@4).
 expect(diagram 1 "^$" "runtime error" ARGS --diagram run.svg runtime.hum)
 file(READ "${DIR}/run.svg" svg)
-if(NOT svg MATCHES "^<svg xmlns=\"http://www.w3.org/2000/svg\".*>@4<.*class=\"failed\">[^<]+ THROW #boom<.*</svg>\n$")
+if(NOT svg MATCHES "^<svg xmlns=\"http://www.w3.org/2000/svg\".*>a@4<.*class=\"failed\">[^<]+ THROW #boom<.*</svg>\n$")
   message("FAIL diagram: run.svg is [${svg}]")
   math(EXPR failures "${failures} + 1")
 endif()

@@ -251,8 +251,8 @@ TEST_CASE("the diagram draws lifelines in order of creation, arrows, and failure
   CHECK(svg.find("demo.hum") != std::string::npos);
   CHECK(svg.find("2 events") != std::string::npos);
   CHECK(svg.find("1 failed") != std::string::npos);
-  // Lifelines: the top level, then @4, then @5 (made by @4's event).
-  const size_t top = svg.find(">top level<"), a = svg.find(">@4<"), b = svg.find(">@5<");
+  // Lifelines: the top level, then a@4 (by its CREATE name), then @5 (made by NEW in a@4's event).
+  const size_t top = svg.find(">top level<"), a = svg.find(">a@4<"), b = svg.find(">@5<");
   REQUIRE(top != std::string::npos);
   REQUIRE(a != std::string::npos);
   REQUIRE(b != std::string::npos);
@@ -283,8 +283,73 @@ TEST_CASE("a diagram of many events is a summary with the first ones drawn") {
   CHECK(svg.find("1,000  @4 count: 999 sent") != std::string::npos);  // the busiest, with its count
   CHECK(svg.find("999  @4 \u2192 @4") != std::string::npos);          // the busiest flow
   CHECK(svg.find("The first 60 events") != std::string::npos);
-  // Only those rows are drawn.
-  size_t rows = 0;
-  for (size_t at = svg.find("<title>"); at != std::string::npos; at = svg.find("<title>", at + 1)) ++rows;
-  CHECK(rows == humus::trace::Diagram::kSummaryRows);
+  // Only those rows are drawn, the repeated ones (@4 sending to itself)
+  // compressed: rows drawn, and a line for the events between.
+  size_t rows = 0, hidden = 0, gaps = 0;
+  const std::string gap = "<title>\u22ee ";
+  for (size_t at = svg.find("<title>"); at != std::string::npos; at = svg.find("<title>", at + 1)) {
+    if (svg.compare(at, gap.size(), gap) == 0) {
+      ++gaps;
+      hidden += std::stoul(svg.substr(at + gap.size()));
+    } else {
+      ++rows;
+    }
+  }
+  CHECK(gaps == 1);
+  CHECK(rows == 3);  // from the top level, to itself, (the gap), to itself
+  CHECK(rows + hidden == humus::trace::Diagram::kSummaryRows);
+  CHECK(svg.find("\u22ee 57 more events like the one above (6\u201362)") != std::string::npos);
+}
+
+namespace {
+int svg_width(const std::string& svg) { return std::stoi(svg.substr(svg.find("width=\"") + 7)); }
+}  // namespace
+
+TEST_CASE("a diagram is never wider than kMaxWidth: past the lanes that fit, actors share one per function") {
+  humus::trace::Diagram d("wide");
+  // 40 actors of two kinds, each told something at top level.
+  run_program(R"(
+    DEF ping(k) AS \m.[ SEND (m, k) TO println ]
+    DEF pong(k) AS \m.[ SEND (k, m) TO println ]
+    DEF spawn(n) AS CASE n OF 0 : [] _ : [
+      SEND #hi TO NEW ping(n)
+      SEND #ho TO NEW pong(n)
+      spawn(sub(n, 1))
+    ] END
+    spawn(20)
+  )",
+              1, "test.hum", false, &d);
+  const std::string svg = d.svg();
+  CHECK(svg_width(svg) <= humus::trace::Diagram::kMaxWidth);
+  CHECK(svg_width(svg) > humus::trace::Diagram::kMaxWidth - 200);  // as wide as it may be: many lanes
+  size_t lanes = 0;
+  for (size_t at = svg.find("class=\"lane"); at != std::string::npos; at = svg.find("class=\"lane", at + 1)) ++lanes;
+  CHECK(lanes == 17);  // the top level, println, 13 actors, and two shared lanes
+  CHECK(svg.find(">ping \u00d7") != std::string::npos);
+  CHECK(svg.find(">pong \u00d7") != std::string::npos);
+  // An arrow into a shared lane says which actor it reaches.
+  CHECK(svg.find("top level \u2192 @") != std::string::npos);
+}
+
+TEST_CASE("a diagram names lifelines by CREATE name and steps down the headers one event makes") {
+  humus::trace::Diagram d("made");
+  run_program(R"(
+    CREATE boss WITH \m.[
+      CREATE ann WITH \x.[]
+      CREATE bob WITH \x.[]
+      SEND m TO ann
+      SEND m TO bob
+    ]
+    SEND #go TO boss
+  )",
+              1, "test.hum", false, &d);
+  const std::string svg = d.svg();
+  REQUIRE(svg.find(">boss@4<") != std::string::npos);
+  // ann's header, then bob's one step lower, so the arrow to bob passes below ann's.
+  auto box_y = [&](const std::string& name) {
+    const size_t text = svg.find(">" + name + "<");
+    const size_t rect = svg.rfind("<rect ", text);
+    return std::stoi(svg.substr(svg.find("y=\"", rect) + 3));
+  };
+  CHECK(box_y("bob@6") - box_y("ann@5") >= 38 / 2);
 }
