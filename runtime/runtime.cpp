@@ -177,6 +177,8 @@ bool NativeBehaviorCode::run_behavior(const Closure&, const Value& msg, Context&
 }
 
 Value Runtime::native_actor(const NativeBehaviorCode& code) {
+  builtin_names_.emplace_back(code.name);
+  ++builtin_numbered_;
   return new_actor(Value::adopt(Closure::make(&code, 0)), intern_symbol(code.name));
 }
 
@@ -190,6 +192,7 @@ Value Runtime::new_actor(Value behavior, uint32_t name) {
 }
 
 Value Runtime::system_actor(const NativeBehaviorCode& code) {
+  builtin_names_.emplace_back(code.name);
   return Value::adopt(heap_.make(0, intern_symbol(code.name), Value::adopt(Closure::make(&code, 0))));
 }
 
@@ -469,6 +472,8 @@ RuntimeStats Runtime::stats() const {
   s.cluster = cluster_->stats();
   s.cycles = cycle_stats();
   s.live_actors = heap_.live();
+  s.builtin_actors = builtin_names_.size();
+  s.builtin_numbered = builtin_numbered_;
   return s;
 }
 

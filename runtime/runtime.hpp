@@ -19,6 +19,7 @@
 #include <string>
 #include <string_view>
 #include <thread>
+#include <vector>
 
 #include "runtime/actor.hpp"
 #include "runtime/actor_heap.hpp"
@@ -104,11 +105,16 @@ struct RuntimeStats {
   // the built-in testing_pass, failures THROWn as (#FAIL, ...).
   uint64_t checks_passed = 0;
   uint64_t checks_failed = 0;
-  uint64_t actors = 0;      // actors created
+  uint64_t actors = 0;      // actors created, with the built-in ones that have a number (println@1, timer, random)
   uint64_t queued = 0;      // messages queued or running, and pending timers
   ClusterStats cluster;     // messages and topics across processes
   CycleStats cycles;        // the cycle collector's work
-  int64_t live_actors = 0;  // actors of this runtime not freed yet
+  int64_t live_actors = 0;  // actors of this runtime not freed yet, with every built-in one
+  // The runtime's own actors (println, timer, random, print, testing_pass,
+  // cluster): made before any program runs, never freed. `builtin_numbered`
+  // of them count in `actors`, all of them in `live_actors`.
+  uint64_t builtin_actors = 0;
+  uint64_t builtin_numbered = 0;
 };
 
 class Runtime final : public EventRunner {
@@ -133,6 +139,8 @@ class Runtime final : public EventRunner {
   // not renumber the actors of every program (@1..@3 are println, timer and
   // random); diagnostics tell them apart by name (print@0).
   Value system_actor(const NativeBehaviorCode& code);
+  // The names of the runtime's own actors, in the order they were made.
+  const std::vector<std::string>& builtin_actor_names() const { return builtin_names_; }
   // A foreign actor (runtime/foreign.hpp) whose behavior is `code`.
   Value new_foreign_actor(const ForeignCode& code);
   // Gives an actor made by new_actor(Value()) its behavior (CREATE).
@@ -318,6 +326,8 @@ class Runtime final : public EventRunner {
   std::chrono::steady_clock::time_point start_time_;
   std::atomic<uint64_t> next_actor_id_{1};
   std::atomic<uint64_t> errors_{0};
+  std::vector<std::string> builtin_names_;  // written only while the runtime is made
+  uint64_t builtin_numbered_ = 0;
   std::atomic<uint64_t> checks_passed_{0};
   std::atomic<uint64_t> checks_failed_{0};
   std::atomic<uint64_t> dropped_outside_{0};  // unhandled outside any worker's event (top level, hosts)

@@ -30,7 +30,7 @@ const char kHelp[] =
     "  :reload          run the last :load FILE again\n"
     "  :globals         the globals that have a value\n"
     "  :type EXPR       the kind of EXPR's value\n"
-    "  :stats           actors alive and created, events, queued and unhandled messages\n"
+    "  :stats           actors created and alive, events, queued and unhandled messages\n"
     "  :trace on|off    print every message-event\n"
     "  :reset           start again with a fresh interpreter\n"
     "  :quit            leave (Ctrl-D too)\n"
@@ -237,10 +237,16 @@ class Repl {
       if (last_load_.empty()) return err("nothing to reload: use :load FILE first\n");
       load_file(last_load_);
     } else if (cmd == ":stats") {
-      rt::RuntimeStats s = interp_->runtime().stats();
+      // The session's own actors, apart from the built-in ones: those are
+      // made with the runtime and never freed, and only some have numbers.
+      const rt::RuntimeStats s = interp_->runtime().stats();
+      const auto& builtins = interp_->runtime().builtin_actor_names();
+      std::string names;
+      for (const auto& n : builtins) names += (names.empty() ? "" : ", ") + n;
       std::ostringstream o;
-      o << "actors alive:       " << s.live_actors << "\n"
-        << "actors created:     " << s.actors << "\n"
+      o << "actors created:     " << s.actors - s.builtin_numbered << "\n"
+        << "actors alive:       " << s.live_actors - int64_t(s.builtin_actors) << " (of those, not freed yet)\n"
+        << "built-in actors:    " << s.builtin_actors << " (" << names << ")\n"
         << "events run:         " << s.events << "\n"
         << "messages queued:    " << s.queued << "\n"
         << "unhandled messages: " << s.unhandled << "\n"
@@ -300,8 +306,10 @@ class Repl {
       std::error_code ec;
       for (const auto& e : fs::directory_iterator(HUMUS_STDLIB_DIR, ec))
         if (e.path().extension() == ".hum") names.push_back(e.path().stem().string());
-    } else if (before.substr(0, start).find_first_not_of(" \t") == std::string_view::npos && !word.empty() &&
-               word[0] == ':') {
+    } else if (start > 0 && before[start - 1] == ':' &&
+               before.substr(0, start - 1).find_first_not_of(" \t") == std::string_view::npos) {
+      // A command: ':' is no part of a name, so the word starts one back.
+      word = before.substr(--start);
       for (const char* c : {":help", ":load", ":reload", ":quit", ":stats", ":trace", ":globals", ":type", ":reset"})
         names.emplace_back(c);
     } else {

@@ -506,6 +506,52 @@ void command_slips(const std::string& humus, const std::string& home) {
   CHECK(s.wait_exit() == 0, ":quit ends the session with status 0");
 }
 
+// Tab completes commands after ':' (issue 30: ":lo<Tab>" completed nothing).
+void command_completion(const std::string& humus, const std::string& home) {
+  Session s(humus, home);
+  CHECK(s.prompt(), "the prompt appears");
+  std::ofstream(home + "/c.hum") << "DEF completed AS 7\n";
+  s.type(":lo\t");
+  CHECK(s.wait([](const Screen& sc) { return sc.cursor_line() == "> :load"; }), ":lo<Tab> completes :load");
+  CHECK(s.enter(" " + home + "/c.hum") && s.enter("completed") && s.wait(has_line("7")), "the completed :load runs");
+  // Two commands start with :re: Tab adds nothing and lists both.
+  s.type(":re\t");
+  CHECK(s.wait(has_line(":reload  :reset")), ":re<Tab> lists :reload and :reset");
+  CHECK(s.wait([](const Screen& sc) { return sc.cursor_line() == "> :re"; }), "and keeps the line as typed");
+  s.type("l\t");
+  CHECK(s.wait([](const Screen& sc) { return sc.cursor_line() == "> :reload"; }), ":rel<Tab> completes :reload");
+  s.type("\x03");
+  CHECK(s.prompt(), "the line abandoned");
+  // Not at the start of the line, ':' is no command.
+  s.type("add(1, 2) :lo\t");
+  s.settle(300);
+  CHECK(s.screen().cursor_line() == "> add(1, 2) :lo", "no command completion after other text");
+  s.type("\x03");
+  CHECK(s.prompt(), "the line abandoned");
+  s.type(":quit\r");
+  CHECK(s.wait_exit() == 0, ":quit ends the session with status 0");
+}
+
+// :stats counts the session's actors apart from the built-in ones (issue 30:
+// "actors alive: 8" next to "actors created: 5" with two actors made).
+void stats(const std::string& humus, const std::string& home) {
+  Session s(humus, home);
+  CHECK(s.prompt(), "the prompt appears");
+  CHECK(s.enter(":stats") && s.wait(has_line("actors created:     0")), "a fresh session has created no actor");
+  CHECK(s.screen().find_line("actors alive:       0 (of those, not freed yet)") >= 0, "and none is alive");
+  CHECK(s.screen().find_line("built-in actors:    6 (println, timer, random, print, testing_pass, cluster)") >= 0,
+        "the built-in actors are counted apart, by name");
+  CHECK(s.enter("CREATE a WITH \\m.[ SEND m TO println ]") && s.enter("CREATE b WITH \\m.[]"), "two actors");
+  CHECK(s.enter("SEND #one TO a") && s.wait(has_line("#one")), "one of them handles a message");
+  CHECK(s.enter(":stats") && s.wait(has_line("actors created:     2")), "two actors created");
+  CHECK(s.screen().find_line("actors alive:       2 (of those, not freed yet)") >= 0, "two alive");
+  CHECK(s.screen().count_lines("built-in actors:    6 (println, timer, random, print, testing_pass, cluster)") == 2,
+        "the built-in ones are the same six");
+  CHECK(s.screen().find_line("events run:         2") >= 0, "the events: a's, and println's");
+  s.type(":quit\r");
+  CHECK(s.wait_exit() == 0, ":quit ends the session with status 0");
+}
+
 // A loop of slow turns (squaring a huge integer each) reaches no safe point
 // for minutes: one Ctrl-C cannot stop it, the third ends the process.
 void runaway(const std::string& humus, const std::string& home) {
@@ -545,6 +591,8 @@ int main(int argc, char** argv) {
   first_session(humus, home);
   second_session(humus, home);
   command_slips(humus, home);
+  command_completion(humus, home);
+  stats(humus, home);
   runaway(humus, home);
   piped(humus);
   if (failures)
