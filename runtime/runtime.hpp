@@ -228,6 +228,13 @@ class Runtime final : public EventRunner {
   void report_error(const EventError& e, const Actor* actor, const Value* message);
   // A passed check of the `testing` module (the built-in testing_pass).
   void count_passed_check() { checks_passed_.fetch_add(1, std::memory_order_relaxed); }
+  // A failed check of the `testing` module: its label and where it failed
+  // ("t.hum:3:1", "in actor e@4"...), for the tally at the end of the run.
+  struct FailedCheck {
+    std::string label, where;
+  };
+  static constexpr size_t kFailedChecksKept = 20;  // the first ones; the tally counts the rest
+  std::vector<FailedCheck> failed_checks() const;
   // Whether what the language quietly drops or ignores is reported (-W or
   // the text --trace; a JSON trace or a diagram records it, not stderr).
   bool warnings_on() const { return options_.warn_unhandled || text_trace_.load(std::memory_order_relaxed); }
@@ -279,6 +286,7 @@ class Runtime final : public EventRunner {
   Value native_actor(const NativeBehaviorCode& code);
   void define_builtins();
   void report_unhandled(const Actor& actor, const Value& message);
+  void note_failed_check(const EventError& e, const Actor* actor);
   void settle_failed_delivery(Context& cx);
   void apply(Context& cx);
   [[gnu::noinline]] void commit_distributed(Context& cx);
@@ -328,6 +336,8 @@ class Runtime final : public EventRunner {
   std::atomic<uint64_t> errors_{0};
   std::vector<std::string> builtin_names_;  // written only while the runtime is made
   uint64_t builtin_numbered_ = 0;
+  mutable std::mutex failed_checks_mutex_;
+  std::vector<FailedCheck> failed_checks_;  // the first kFailedChecksKept, in the order reported
   std::atomic<uint64_t> checks_passed_{0};
   std::atomic<uint64_t> checks_failed_{0};
   std::atomic<uint64_t> dropped_outside_{0};  // unhandled outside any worker's event (top level, hosts)
