@@ -9,6 +9,7 @@
 #include <pty.h>
 #include <signal.h>
 #include <sys/wait.h>
+#include <termios.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -242,7 +243,14 @@ class Session {
     }
   }
   bool prompt() {
-    return wait([](const Screen& s) { return s.cursor_line() == ">"; });
+    return wait([this](const Screen& s) { return s.cursor_line() == ">" && editing(); });
+  }
+  // Whether libedit has the terminal (no line discipline, no echo): keys
+  // typed before that are echoed by the terminal and again by libedit
+  // ("> :lo:lo"). A person is never that quick; a test after a prompt is.
+  bool editing() const {
+    termios t{};
+    return tcgetattr(fd_, &t) == 0 && !(t.c_lflag & (ICANON | ECHO));
   }
   // Types a line and waits for the next prompt.
   bool enter(const std::string& line) {
@@ -511,21 +519,35 @@ void command_completion(const std::string& humus, const std::string& home) {
   Session s(humus, home);
   CHECK(s.prompt(), "the prompt appears");
   std::ofstream(home + "/c.hum") << "DEF completed AS 7\n";
-  s.type(":lo\t");
-  CHECK(s.wait([](const Screen& sc) { return sc.cursor_line() == "> :load"; }), ":lo<Tab> completes :load");
+  // Each key after the echo of the ones before, as a person types. Now and
+  // then (seen on a loaded machine) libedit redraws a completed line in a way
+  // this screen does not model ("> :loado" for "> :load"), so the screen is
+  // checked for the start of the line, and what libedit really holds by
+  // pressing Enter: the completed command must run.
+  auto type_then_tab = [&](const std::string& keys, const std::string& shown) {
+    s.type(keys);
+    CHECK(s.wait([&](const Screen& sc) { return sc.cursor_line() == shown; }), "the keys typed are shown");
+    s.type("\t");
+  };
+  auto starts = [](std::string text) {
+    return [text](const Screen& sc) { return sc.cursor_line().starts_with(text); };
+  };
+  type_then_tab(":lo", "> :lo");
+  CHECK(s.wait(starts("> :load")), ":lo<Tab> completes :load");
   CHECK(s.enter(" " + home + "/c.hum") && s.enter("completed") && s.wait(has_line("7")), "the completed :load runs");
   // Two commands start with :re: Tab adds nothing and lists both.
-  s.type(":re\t");
+  type_then_tab(":re", "> :re");
   CHECK(s.wait(has_line(":reload  :reset")), ":re<Tab> lists :reload and :reset");
-  CHECK(s.wait([](const Screen& sc) { return sc.cursor_line() == "> :re"; }), "and keeps the line as typed");
-  s.type("l\t");
-  CHECK(s.wait([](const Screen& sc) { return sc.cursor_line() == "> :reload"; }), ":rel<Tab> completes :reload");
-  s.type("\x03");
-  CHECK(s.prompt(), "the line abandoned");
-  // Not at the start of the line, ':' is no command.
-  s.type("add(1, 2) :lo\t");
+  CHECK(s.wait(starts("> :re")) && !s.screen().cursor_line().starts_with("> :rel"), "and adds nothing to the line");
+  type_then_tab("l", "> :rel");
+  CHECK(s.wait(starts("> :reload")), ":rel<Tab> completes :reload");
+  std::ofstream(home + "/c.hum") << "DEF completed AS 8\n";
+  CHECK(s.enter("") && s.enter("completed") && s.wait(has_line("8")), "the completed :reload runs");
+  // Not at the start of the line, ':' is no command: Tab adds nothing.
+  type_then_tab("SEND add(1, 2) TO println :lo", "> SEND add(1, 2) TO println :lo");
   s.settle(300);
-  CHECK(s.screen().cursor_line() == "> add(1, 2) :lo", "no command completion after other text");
+  CHECK(!s.screen().cursor_line().starts_with("> SEND add(1, 2) TO println :load"),
+        "no command completion after other text");
   s.type("\x03");
   CHECK(s.prompt(), "the line abandoned");
   s.type(":quit\r");
