@@ -295,11 +295,15 @@ std::pair<int, int> draw_sequence(Svg& svg, const std::vector<const rt::TraceEve
   for (size_t i = 0; i < lanes.size(); ++i)
     for (uint64_t id : lanes[i].members) lane_of[id] = i;
 
-  // Wide enough for the longest message between neighbours, within bounds,
-  // and narrower when many lanes must fit.
-  size_t longest = 0;
+  // Wide enough for the longest message between neighbours and the longest
+  // header (a box is at most kBoxW), within bounds, and narrower when many
+  // lanes must fit.
+  size_t longest = 0, widest = 0;
   for (const auto* e : events) longest = std::max(longest, e->message.size() + (e->after_ms >= 0 ? 16 : 0));
-  int col = std::clamp(int(double(longest) * kCharW) + 24, kMinCol, kMaxCol);
+  for (const Lane& l : lanes) widest = std::max({widest, l.title.size(), l.subtitle.size()});
+  int col =
+      std::clamp(std::max(int(double(longest) * kCharW) + 24, std::min(int(double(widest) * kCharW) + 24, kBoxW + 16)),
+                 kMinCol, kMaxCol);
   col = std::min(col, (Diagram::kMaxWidth - kLeft - kRight) / std::max<int>(1, int(lanes.size())));
   const int box_w = std::min(kBoxW, col - 16);
   const size_t box_chars = chars_in(box_w - 8);
