@@ -110,6 +110,12 @@ bool NativeBehaviorCode::run_behavior(const Closure&, const Value& msg, Context&
   return true;
 }
 
+Value Runtime::builtin_actor(const NativeBehaviorCode& code) {
+  builtin_names_.emplace_back(code.name);
+  ++builtin_numbered_;
+  return new_actor(Value::adopt(Closure::make(&code, 0)), intern_symbol(code.name));
+}
+
 Value Runtime::new_actor(Value behavior, uint32_t name) {
   uint64_t id = next_actor_id_.fetch_add(1, std::memory_order_relaxed);
   if (id > actor_id_check_) [[unlikely]]
@@ -120,6 +126,7 @@ Value Runtime::new_actor(Value behavior, uint32_t name) {
 }
 
 Value Runtime::system_actor(const NativeBehaviorCode& code) {
+  builtin_names_.emplace_back(code.name);
   return Value::adopt(heap_.make(0, intern_symbol(code.name), Value::adopt(Closure::make(&code, 0))));
 }
 
@@ -367,8 +374,7 @@ std::string Runtime::location(const SourceLoc& loc) const {
 void Runtime::report_error(const EventError& e, const Actor* actor, const Value* message) {
   if (limit_reached() != LimitKind::None) return;  // stopping: the limit is what gets reported
   errors_.fetch_add(1, std::memory_order_relaxed);
-  if (e.thrown.is_pair() && head(e.thrown).is_symbol() && head(e.thrown).symbol_id() == intern_symbol("FAIL"))
-    checks_failed_.fetch_add(1, std::memory_order_relaxed);
+  if (is_failed_check(e.thrown)) note_failed_check(e, actor);
   std::optional<SourceView> view;
   if (source_viewer_ && e.loc.file && e.loc.line) view = source_viewer_(e.loc);
   std::string text = headline(e.loc, "runtime error");
@@ -377,6 +383,30 @@ void Runtime::report_error(const EventError& e, const Actor* actor, const Value*
   if (view) text += view->window;
   if (message) text += "  while handling message: " + shown(*message) + "\n";
   write_err(text);
+}
+
+bool is_failed_check(const Value& thrown) {
+  static const uint32_t fail = intern_symbol("FAIL");
+  return thrown.is_pair() && head(thrown).is_symbol() && head(thrown).symbol_id() == fail;
+}
+
+// Where a check failed, for the tally: the program's line (a failure raised
+// in the library is blamed on the program's call into it), and the actor.
+// A failure of the library's own behaviors (expect_beh...) has no line of
+// the program's: the actor, with its CREATE name, says which check it was.
+void Runtime::note_failed_check(const EventError& e, const Actor* actor) {
+  checks_failed_.fetch_add(1, std::memory_order_relaxed);
+  const Value& rest = tail(e.thrown);
+  FailedCheck f{to_string(rest.is_pair() ? head(rest) : rest, options_.shown), ""};
+  if (e.loc.file && !(e.in_library && actor)) f.where = "at " + location(e.loc);
+  if (actor) f.where += (f.where.empty() ? "in actor " : ", in actor ") + actor_label(*actor);
+  std::lock_guard lock(failed_checks_mutex_);
+  if (failed_checks_.size() < kFailedChecksKept) failed_checks_.push_back(std::move(f));
+}
+
+std::vector<Runtime::FailedCheck> Runtime::failed_checks() const {
+  std::lock_guard lock(failed_checks_mutex_);
+  return failed_checks_;
 }
 
 // What has no place in a program (a built-in actor's failure or message,
@@ -423,6 +453,8 @@ RuntimeStats Runtime::stats() const {
   s.cluster = cluster_->stats();
   s.cycles = cycle_stats();
   s.live_actors = heap_.live();
+  s.builtin_actors = builtin_names_.size();
+  s.builtin_numbered = builtin_numbered_;
   return s;
 }
 

@@ -18,6 +18,7 @@
 #include <string>
 #include <string_view>
 #include <thread>
+#include <vector>
 
 #include "runtime/actor.hpp"
 #include "runtime/actor_heap.hpp"
@@ -108,11 +109,16 @@ struct RuntimeStats {
   // the built-in testing_pass, failures THROWn as (#FAIL, ...).
   uint64_t checks_passed = 0;
   uint64_t checks_failed = 0;
-  uint64_t actors = 0;      // actors created
+  uint64_t actors = 0;      // actors created, with the built-in ones that have a number (println@1, timer, random)
   uint64_t queued = 0;      // messages queued or running, and pending timers
   ClusterStats cluster;     // messages and topics across processes
   CycleStats cycles;        // the cycle collector's work
-  int64_t live_actors = 0;  // actors of this runtime not freed yet
+  int64_t live_actors = 0;  // actors of this runtime not freed yet, with every built-in one
+  // The runtime's own actors (println, timer, random, print, testing_pass,
+  // cluster): made before any program runs, never freed. `builtin_numbered`
+  // of them count in `actors`, all of them in `live_actors`.
+  uint64_t builtin_actors = 0;
+  uint64_t builtin_numbered = 0;
 };
 
 class Runtime final : public EventRunner {
@@ -137,6 +143,10 @@ class Runtime final : public EventRunner {
   // not renumber the actors of every program (@1..@3 are println, timer and
   // random); diagnostics tell them apart by name (print@0).
   Value system_actor(const NativeBehaviorCode& code);
+  // A built-in actor that has a number (@1, @2, @3: println, timer, random).
+  Value builtin_actor(const NativeBehaviorCode& code);
+  // The names of the runtime's own actors, in the order they were made.
+  const std::vector<std::string>& builtin_actor_names() const { return builtin_names_; }
   // A foreign actor (runtime/foreign.hpp) whose behavior is `code`.
   Value new_foreign_actor(const ForeignCode& code);
   // Gives an actor made by new_actor(Value()) its behavior (CREATE).
@@ -230,6 +240,13 @@ class Runtime final : public EventRunner {
   void report_error(const EventError& e, const Actor* actor, const Value* message);
   // A passed check of the `testing` module (the built-in testing_pass).
   void count_passed_check() { checks_passed_.fetch_add(1, std::memory_order_relaxed); }
+  // A failed check of the `testing` module: its label and where it failed
+  // ("t.hum:3:1", "in actor e@4"...), for the tally at the end of the run.
+  struct FailedCheck {
+    std::string label, where;
+  };
+  static constexpr size_t kFailedChecksKept = 20;  // the first ones; the tally counts the rest
+  std::vector<FailedCheck> failed_checks() const;
   // Whether what the language quietly drops or ignores is reported (-W or
   // the text --trace; a JSON trace or a diagram records it, not stderr).
   bool warnings_on() const { return options_.warn_unhandled || text_trace_.load(std::memory_order_relaxed); }
@@ -279,6 +296,7 @@ class Runtime final : public EventRunner {
   void define_builtins();
   void write_console(Context& cx);
   void report_unhandled(const Actor& actor, const Value& message);
+  void note_failed_check(const EventError& e, const Actor* actor);
   void settle_failed_delivery(Context& cx);
   void apply(Context& cx);
   [[gnu::noinline]] void commit_distributed(Context& cx);
@@ -327,6 +345,10 @@ class Runtime final : public EventRunner {
   std::chrono::steady_clock::time_point start_time_;
   std::atomic<uint64_t> next_actor_id_{1};
   std::atomic<uint64_t> errors_{0};
+  std::vector<std::string> builtin_names_;  // written only while the runtime is made
+  uint64_t builtin_numbered_ = 0;
+  mutable std::mutex failed_checks_mutex_;
+  std::vector<FailedCheck> failed_checks_;  // the first kFailedChecksKept, in the order reported
   std::atomic<uint64_t> checks_passed_{0};
   std::atomic<uint64_t> checks_failed_{0};
   std::atomic<uint64_t> dropped_outside_{0};  // unhandled outside any worker's event (top level, hosts)

@@ -30,7 +30,7 @@ const char kHelp[] =
     "  :reload          run the last :load FILE again\n"
     "  :globals         the globals that have a value\n"
     "  :type EXPR       the kind of EXPR's value\n"
-    "  :stats           actors alive and created, events, queued and unhandled messages\n"
+    "  :stats           actors created and alive, events, queued and unhandled messages\n"
     "  :trace on|off    print every message-event\n"
     "  :reset           start again with a fresh interpreter\n"
     "  :quit            leave (Ctrl-D too)\n"
@@ -239,10 +239,28 @@ class Repl {
       if (last_load_.empty()) return err("nothing to reload: use :load FILE first\n");
       load_file(last_load_);
     } else if (cmd == ":stats") {
-      rt::RuntimeStats s = interp_->runtime().stats();
+      // The session's own actors, apart from the built-in ones: those are
+      // made with the runtime and never freed, and only some have numbers.
+      const rt::RuntimeStats s = interp_->runtime().stats();
+      const auto& builtins = interp_->runtime().builtin_actor_names();
+      // Their names in parentheses, the lines kept within 80 columns.
+      std::string names = "built-in actors:    " + std::to_string(s.builtin_actors) + " (";
+      size_t line_start = 0;
+      for (size_t i = 0; i < builtins.size(); ++i) {
+        const std::string word = builtins[i] + (i + 1 < builtins.size() ? "," : ")");
+        if (names.size() - line_start + 1 + word.size() > 79) {
+          names += "\n";
+          line_start = names.size();
+          names += std::string(20, ' ');
+        } else if (i > 0) {
+          names += ' ';
+        }
+        names += word;
+      }
       std::ostringstream o;
-      o << "actors alive:       " << s.live_actors << "\n"
-        << "actors created:     " << s.actors << "\n"
+      o << "actors created:     " << s.actors - s.builtin_numbered << "\n"
+        << "actors alive:       " << s.live_actors - int64_t(s.builtin_actors) << " (of those, not freed yet)\n"
+        << names << "\n"
         << "events run:         " << s.events << "\n"
         << "messages queued:    " << s.queued << "\n"
         << "unhandled messages: " << s.unhandled << "\n"
@@ -302,8 +320,10 @@ class Repl {
       std::error_code ec;
       for (const auto& e : fs::directory_iterator(HUMUS_STDLIB_DIR, ec))
         if (e.path().extension() == ".hum") names.push_back(e.path().stem().string());
-    } else if (before.substr(0, start).find_first_not_of(" \t") == std::string_view::npos && !word.empty() &&
-               word[0] == ':') {
+    } else if (start > 0 && before[start - 1] == ':' &&
+               before.substr(0, start - 1).find_first_not_of(" \t") == std::string_view::npos) {
+      // A command: ':' is no part of a name, so the word starts one back.
+      word = before.substr(--start);
       for (const char* c : {":help", ":load", ":reload", ":quit", ":stats", ":trace", ":globals", ":type", ":reset"})
         names.emplace_back(c);
     } else {

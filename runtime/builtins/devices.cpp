@@ -41,7 +41,7 @@ constexpr DeviceDoc kDocs[] = {
 // An actor whose behavior is `code`, flagged as the console if asked.
 Value device(Runtime& rt, const NativeBehaviorCode& code, bool numbered, bool console) {
   Value a =
-      numbered ? rt.new_actor(Value::adopt(Closure::make(&code, 0)), intern_symbol(code.name)) : rt.system_actor(code);
+      numbered ? rt.builtin_actor(code) : rt.system_actor(code);
   // Before any program sees it: Effects::send reads the flag unsynchronised.
   if (console) a.object()->flags.fetch_or(Object::kConsole, std::memory_order_relaxed);
   return a;
