@@ -54,7 +54,13 @@ CompiledUnit* Interpreter::load(ast::SourcePtr source, Outcome* outcome, bool* i
   } catch (const rt::memory::MemoryCapReached&) {
     runtime_->stop_for_limit(rt::LimitKind::Memory);
   } catch (const std::bad_alloc&) {
-    report_source_diagnostic(*source, ast::Loc{}, "error", "out of memory while compiling");
+    // What compiling made is freed by now; if saying so fails too, memory
+    // is full, and the run stops for it.
+    try {
+      report_source_diagnostic(*source, ast::Loc{}, "error", "out of memory while compiling");
+    } catch (const std::bad_alloc&) {
+      runtime_->out_of_memory();
+    }
   }
   if (outcome) *outcome = Outcome::CompileError;
   return nullptr;
@@ -366,6 +372,19 @@ std::string Interpreter::import_dir(const CompiledUnit& unit) const {
 // effects commit when it succeeds and vanish when it fails.
 Interpreter::Outcome Interpreter::run_stmt(const CompiledUnit& unit, const TopStmt& t,
                                            const std::function<void(const rt::Value&)>& on_value) {
+  try {
+    return run_stmt_body(unit, t, on_value);
+  } catch (const std::bad_alloc&) {
+    // Memory ran out in the statement's commit, or while reporting its
+    // failure: the run stops (docs/reliability.md).
+    top_.fx.clear();
+    runtime_->out_of_memory();
+    return Outcome::RuntimeError;
+  }
+}
+
+Interpreter::Outcome Interpreter::run_stmt_body(const CompiledUnit& unit, const TopStmt& t,
+                                                const std::function<void(const rt::Value&)>& on_value) {
   if (t.kind == TopStmt::Kind::Import) {
     // Effects already committed by earlier statements stay; the module runs
     // its own statements (each its own transaction) before the next one.
@@ -410,7 +429,16 @@ Interpreter::Outcome Interpreter::run_stmt(const CompiledUnit& unit, const TopSt
     runtime_->stop_for_limit(rt::LimitKind::Memory);  // before: a stopped run reports no error
     return failed(rt::EventError{t.source_loc, "out of memory", rt::Value()});
   } catch (const std::bad_alloc&) {
-    return failed(rt::EventError{t.source_loc, "out of memory", rt::Value()});
+    const rt::EventError e{t.source_loc, "out of memory", rt::Value()};
+    runtime_->end_outside(cx, &e, t.source_loc);  // undone: what it made is freed before looking for room
+    check_failed_ = false;
+    if (diagnostic_handler_) {
+      diagnostic_handler_(
+          {t.source_loc.file_name(), t.source_loc.line, t.source_loc.column, "error", "runtime error: out of memory"});
+    } else {
+      runtime_->report_out_of_memory(t.source_loc, nullptr, nullptr);
+    }
+    return Outcome::RuntimeError;
   } catch (const rt::EventError& e) {
     return failed(e);
   }

@@ -129,6 +129,8 @@ class Interpreter {
 
  private:
   Outcome run_stmt(const CompiledUnit& unit, const TopStmt& t, const std::function<void(const rt::Value&)>& on_value);
+  Outcome run_stmt_body(const CompiledUnit& unit, const TopStmt& t,
+                        const std::function<void(const rt::Value&)>& on_value);
   // IMPORT with the location of the statement (null for hosts' imports).
   Outcome import_at(const std::string& name, const std::string& from_dir, const rt::SourceLoc* loc);
   CompiledUnit* load_capped(ast::SourcePtr source, Outcome* outcome, bool* incomplete, ScriptMode mode);

@@ -65,6 +65,7 @@ struct ActorHeap::Chunk {
   uint32_t used = 0;
   bool listed = false;  // in heap->partial_
   uint64_t live[kWords] = {};
+  Chunk* next_partial = nullptr;  // heap->partial_'s link (guarded by the heap's mutex)
 
   Chunk(ActorHeap* h, uint32_t n) : heap(h), ordinal(n) {}
   char* cell(size_t i) { return reinterpret_cast<char*>(this) + (kHeaderCells + i) * kCellBytes; }
@@ -148,15 +149,19 @@ Actor* ActorHeap::make(uint64_t id, uint32_t name, Value behavior) {
 
 ActorHeap::Chunk* ActorHeap::fresh_chunk() {
   std::lock_guard lock(mutex_);
-  while (!partial_.empty()) {
-    Chunk* c = partial_.back();
-    partial_.pop_back();
+  while (Chunk* c = partial_) {
+    partial_ = c->next_partial;
     std::lock_guard cl(c->spin);
     c->listed = false;
     if (!c->full()) return c;
   }
   Chunk* c = Chunk::make(this, uint32_t(all_.size()));
-  all_.push_back(c);
+  try {
+    all_.push_back(c);
+  } catch (const std::bad_alloc&) {
+    Chunk::destroy(c);
+    throw;
+  }
   return c;
 }
 
@@ -180,9 +185,10 @@ void ActorHeap::free(Actor* a) {
   if (last) return Chunk::destroy(c);
   if (!heap) return;
   heap->live_.fetch_sub(1, std::memory_order_relaxed);
-  if (list) {
+  if (list) {  // a link in the chunk: freeing an actor allocates nothing (it may be undoing an out of memory)
     std::lock_guard lock(heap->mutex_);
-    heap->partial_.push_back(c);
+    c->next_partial = heap->partial_;
+    heap->partial_ = c;
   }
 }
 

@@ -58,7 +58,7 @@ class ActorHeap {
   const uint64_t serial_;  // tells this heap from an earlier one at the same address
   mutable std::mutex mutex_;
   std::vector<Chunk*> all_;      // every chunk, for for_each
-  std::vector<Chunk*> partial_;  // chunks that had a cell freed since they were last handed out
+  Chunk* partial_ = nullptr;     // chunks that had a cell freed since they were last handed out (linked)
   std::atomic<int64_t> live_{0};
 
   std::vector<Chunk*> snapshot() const;

@@ -161,8 +161,9 @@ class Collection {
   // node-children are its holder's). New shared objects join the nodes
   // after the actors and are walked in turn.
   void scan() {
-    slots_ = heap_.slots();
-    t_.nodes.assign(slots_, {});
+    const size_t slots = heap_.slots();
+    t_.nodes.assign(slots, {});
+    slots_ = slots;  // after: if that ran out of memory, the destructor has no nodes to let go
     t_.edge_start.reserve(slots_ + 1);
     heap_.for_each([this](Actor& a, uint32_t slot) {
       if (a.immortal() || slot >= slots_) return;  // a root that holds what it reaches; or a chunk made since

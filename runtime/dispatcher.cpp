@@ -154,6 +154,20 @@ Actor* Dispatcher::pop_global() {
 
 void Dispatcher::worker_main(Worker& w) {
   tl_worker = &w;
+  for (;;) {
+    try {
+      work(w);
+      break;
+    } catch (const std::bad_alloc&) {
+      // Events and the runtime's hooks handle their own; this is a last
+      // line: the run stops (dropping what is queued), and the worker goes on.
+      runner_.out_of_memory();
+    }
+  }
+  tl_worker = nullptr;
+}
+
+void Dispatcher::work(Worker& w) {
   while (!halt_.load(std::memory_order_relaxed)) {
     if (pause_flag_.load(std::memory_order_relaxed)) [[unlikely]]
       rest();
@@ -167,7 +181,6 @@ void Dispatcher::worker_main(Worker& w) {
     std::lock_guard lock(park_mutex_);
     if (stopping_) break;
   }
-  tl_worker = nullptr;
 }
 
 Actor* Dispatcher::find_work(Worker& w) {

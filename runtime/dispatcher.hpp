@@ -57,6 +57,8 @@ class EventRunner {
   // When a worker finds nothing to run, and every few turns: what end_turn
   // queued for other processes leaves (runtime/cluster/send_queue.hpp).
   virtual void send_queued() = 0;
+  // Memory ran out in the dispatcher's or the timers' own work: the run stops.
+  virtual void out_of_memory() noexcept = 0;
 };
 
 struct DispatchStats {
@@ -74,6 +76,8 @@ class Dispatcher {
   Dispatcher(const Dispatcher&) = delete;
   Dispatcher& operator=(const Dispatcher&) = delete;
 
+  // Memory ran out in work done for the dispatcher (a timer firing): the run stops.
+  void out_of_memory() noexcept { runner_.out_of_memory(); }
   // Starts the workers (until then messages only queue up).
   void start();
   // Without threads of its own: runs turns on the calling thread until
@@ -126,6 +130,7 @@ class Dispatcher {
   };
 
   void worker_main(Worker& w);
+  void work(Worker& w);  // worker_main's loop
   Actor* find_work(Worker& w);
   Actor* steal(Worker& w);
   void run_turn(Worker& w, Actor* actor);

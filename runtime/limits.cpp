@@ -33,6 +33,7 @@ std::string limit_message(LimitKind kind, const Limits& limits) {
     case LimitKind::Memory: return "--max-memory " + format_byte_size(limits.max_memory) + " reached";
     case LimitKind::Timeout: return "--timeout " + format_seconds(limits.timeout) + " reached";
     case LimitKind::Interrupted: return "interrupted";
+    case LimitKind::OutOfMemory: return "out of memory";
     case LimitKind::None: break;
   }
   return "no limit reached";
@@ -120,6 +121,14 @@ void LimitMonitor::stop() {
 }
 
 void LimitMonitor::thread_main() {
+  try {
+    watch();
+  } catch (const std::bad_alloc&) {  // wording a message (on_stuck) found no memory
+    trip_(LimitKind::OutOfMemory);
+  }
+}
+
+void LimitMonitor::watch() {
   using Clock = std::chrono::steady_clock;
   const auto deadline = limits_.timeout > 0 ? deadline_after(start_, limits_.timeout) : Clock::time_point::max();
   std::unique_lock lock(mutex_);

@@ -51,7 +51,10 @@ struct Limits {
 };
 
 // Interrupted: not a limit but the host's Runtime::interrupt (the playground's Stop).
-enum class LimitKind : int { None = 0, Events, Actors, Memory, Timeout, Interrupted };
+// OutOfMemory: not a limit either: the system refused memory (ulimit -v) where
+// nothing could be undone, or with the program's live data filling it
+// (Runtime::out_of_memory).
+enum class LimitKind : int { None = 0, Events, Actors, Memory, Timeout, Interrupted, OutOfMemory };
 
 inline constexpr std::chrono::milliseconds kMonitorPeriod{10};
 inline constexpr std::chrono::milliseconds kStuckGrace{500};
@@ -106,6 +109,7 @@ class LimitMonitor {
 
  private:
   void thread_main();
+  void watch();  // thread_main's loop
 
   const Limits& limits_;
   std::function<void(LimitKind)> trip_;

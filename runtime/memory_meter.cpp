@@ -1,5 +1,7 @@
 #include "runtime/memory_meter.hpp"
 
+#include <cstdlib>
+
 namespace humus::rt::memory {
 
 namespace detail {
@@ -19,5 +21,32 @@ bool fold(size_t bytes) {
 void set_counting(bool on) { detail::counting.store(on, std::memory_order_relaxed); }
 void set_cap(uint64_t bytes) { detail::cap.store(bytes, std::memory_order_relaxed); }
 uint64_t cap() { return detail::cap.load(std::memory_order_relaxed); }
+
+namespace {
+// malloc, not operator new: the reserve is not the program's memory, and
+// --max-memory does not count it (it is not touched: not resident either).
+std::atomic<void*> reserve{nullptr};
+}  // namespace
+
+void keep_reserve() {
+  if (reserve.load(std::memory_order_acquire)) return;
+  void* p = std::malloc(kReserveBytes);
+  void* none = nullptr;
+  if (p && !reserve.compare_exchange_strong(none, p, std::memory_order_acq_rel)) std::free(p);
+}
+
+void release_reserve() { std::free(reserve.exchange(nullptr, std::memory_order_acq_rel)); }
+
+bool room_to_go_on() noexcept {
+  constexpr size_t kBlock = size_t(1) << 20;
+  constexpr size_t kBlocks = kHeadroomBytes / kBlock;
+  void* blocks[kBlocks];
+  size_t got = 0;
+  while (got < kBlocks && (blocks[got] = ::operator new(kBlock, std::nothrow))) ++got;
+  for (size_t i = 0; i < got; ++i) ::operator delete(blocks[i]);
+  if (got < kBlocks) return false;
+  keep_reserve();
+  return reserve.load(std::memory_order_acquire) != nullptr;
+}
 
 }  // namespace humus::rt::memory

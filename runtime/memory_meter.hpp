@@ -69,6 +69,22 @@ uint64_t cap();
 // (a runtime's limit flag), a capped allocation also fails once that is
 // non-zero: a run stopped for a limit (the resident set, --timeout) ends an
 // event that keeps allocating, as the cap itself would.
+// Running out of memory (ulimit -v; docs/reliability.md). A block of
+// kReserveBytes is kept back from the allocator while a runtime lives, so
+// that reporting an error and winding a run down have room when an
+// allocation has failed.
+inline constexpr size_t kReserveBytes = size_t(4) << 20;
+// What an undone event must leave free for the run to go on: the program's
+// own live data fill memory when even this much cannot be had, and running
+// more events would only fail them one after another.
+inline constexpr size_t kHeadroomBytes = size_t(16) << 20;
+void keep_reserve();     // takes the reserve if it is not held (a runtime's creation)
+void release_reserve();  // gives it back: room for the error path
+// After an event or statement that ran out of memory was undone: whether
+// kHeadroomBytes can be allocated (in blocks of a megabyte, through operator
+// new) and the reserve taken back. False: memory is still full.
+bool room_to_go_on() noexcept;
+
 class CapScope {
  public:
   explicit CapScope(const std::atomic<int>* stopped = nullptr) : saved_(detail::tl_stopped) {

@@ -44,6 +44,7 @@ Runtime::Runtime(RuntimeOptions options)
   if (lim.max_actors) actor_id_cap_ = next_actor_id_.load(std::memory_order_relaxed) - 1 + lim.max_actors;
   actor_id_check_ = tracer_ ? 0 : actor_id_cap_;
   integer_limit_ = IntegerLimit::of(lim);
+  memory::keep_reserve();  // room for the error path when memory runs out (memory_meter.hpp)
   if (lim.max_memory) memory::set_cap(lim.max_memory);
   if (lim.needs_monitor())
     monitor_ = std::make_unique<LimitMonitor>(
@@ -295,8 +296,12 @@ void Runtime::commit_distributed(Context& cx) {
   }
 }
 
-void Runtime::end_turn(Context& cx) { cluster_->flush(cx); }
-void Runtime::send_queued() { cluster_->send_queued(); }
+void Runtime::end_turn(Context& cx) {
+  stop_if_out_of_memory([&] { cluster_->flush(cx); });
+}
+void Runtime::send_queued() {
+  stop_if_out_of_memory([&] { cluster_->send_queued(); });
+}
 
 void Runtime::settle_failed_delivery(Context& cx) {
   if (cx.delivery) cluster_->abandon(cx);
@@ -318,37 +323,77 @@ void Runtime::run_event(Actor& actor, Value& message, Context& cx) {
     cx.delivery = message.as<Envelope>();
     msg = &cx.delivery->value;
   }
-  if (trace_.load(std::memory_order_relaxed)) [[unlikely]] {
-    run_event_traced(actor, *msg, cx);
-    cx.delivery = nullptr;
-    cx.self = nullptr;
-    return;
-  }
   try {
-    if (!apply_behavior(actor, *msg, cx)) {
-      cx.fx.clear();
-      Context::bump(cx.unhandled);
-      report_unhandled(actor, *msg);
-      settle_failed_delivery(cx);
-      cx.self = nullptr;
-      return;
-    }
-    commit(cx);
+    if (trace_.load(std::memory_order_relaxed)) [[unlikely]]
+      run_event_traced(actor, *msg, cx);
+    else
+      run_event_body(actor, *msg, cx);
+  } catch (const std::bad_alloc&) {
+    // Memory ran out in a commit (which cannot be undone half done) or
+    // while reporting a failure: the run stops (docs/reliability.md).
+    cx.fx.clear();
+    out_of_memory();
+  }
+  cx.delivery = nullptr;
+  cx.self = nullptr;
+}
+
+inline void Runtime::run_event_body(Actor& actor, Value& message, Context& cx) {
+  bool took;
+  try {
+    took = apply_behavior(actor, message, cx);
   } catch (const EventError& e) {
     cx.fx.clear();
-    report_error(e, &actor, msg);
+    report_error(e, &actor, &message);
     settle_failed_delivery(cx);
+    return;
   } catch (const memory::MemoryCapReached&) {
     cx.fx.clear();
     stop_for_limit(LimitKind::Memory);
     settle_failed_delivery(cx);
+    return;
   } catch (const std::bad_alloc&) {
+    cx.fx.clear();  // undone: what it made is freed before looking for room
+    settle_failed_delivery(cx);
+    report_out_of_memory({}, &actor, &message);
+    return;
+  }
+  if (!took) {
     cx.fx.clear();
-    report_error(EventError{{}, "out of memory", Value()}, &actor, msg);
+    Context::bump(cx.unhandled);
+    report_unhandled(actor, message);
+    settle_failed_delivery(cx);
+    return;
+  }
+  try {
+    commit(cx);
+  } catch (const EventError& e) {
+    cx.fx.clear();
+    report_error(e, &actor, &message);
     settle_failed_delivery(cx);
   }
-  cx.delivery = nullptr;
-  cx.self = nullptr;
+}
+
+void Runtime::out_of_memory() noexcept {
+  memory::release_reserve();  // room for winding down: reporting, the stats, dropping what is queued
+  stop_for_limit(LimitKind::OutOfMemory);
+}
+
+bool Runtime::report_out_of_memory(const SourceLoc& loc, const Actor* actor, const Value* message) noexcept {
+  // What the event made is freed; if memory is still full, the program's
+  // live data fill it, and every next event would fail the same way (a
+  // flood of messages or of actors): the run stops instead.
+  if (!memory::room_to_go_on()) {
+    out_of_memory();
+    return false;
+  }
+  try {
+    report_error(EventError{loc, "out of memory", Value()}, actor, message);
+  } catch (const std::bad_alloc&) {
+    out_of_memory();
+    return false;
+  }
+  return true;
 }
 
 int64_t Runtime::now_ms() const {

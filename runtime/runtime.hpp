@@ -267,6 +267,24 @@ class Runtime final : public EventRunner {
   void stop_for_limit(LimitKind kind);
   // Non-zero once a limit stopped the run (for memory::CapScope).
   const std::atomic<int>* limit_flag() const { return &limit_hit_; }
+  // Memory ran out where nothing can be undone (a commit, a timer, the
+  // cluster's threads, reporting an error): the run stops for OutOfMemory
+  // ("humus: stopped: out of memory"), with the memory reserve given back
+  // for winding down (memory_meter.hpp). From any thread; allocates nothing.
+  void out_of_memory() noexcept override;
+  // An event or top-level statement ran out of memory and was undone: when
+  // that left room to go on (memory::room_to_go_on), reports the error and
+  // returns true; else stops the run as out_of_memory() does.
+  bool report_out_of_memory(const SourceLoc& loc, const Actor* actor, const Value* message) noexcept;
+  // Runs `fn` (a thread's loop or callback); memory running out in it stops the run.
+  template <class F>
+  void stop_if_out_of_memory(F&& fn) noexcept {
+    try {
+      fn();
+    } catch (const std::bad_alloc&) {
+      out_of_memory();
+    }
+  }
 
   // Context for a thread that runs top-level statements or host calls.
   std::unique_ptr<Context> make_context() override;
@@ -301,6 +319,7 @@ class Runtime final : public EventRunner {
   void apply(Context& cx);
   [[gnu::noinline]] void commit_distributed(Context& cx);
   void check_event_limit(uint64_t own_events);
+  void run_event_body(Actor& actor, Value& message, Context& cx);
   [[noreturn]] void actor_limit_reached();
   Value new_actor_checked(uint64_t id, Value behavior, uint32_t name);
   // Runs the actor's behavior on `message`; false when it did not take it.

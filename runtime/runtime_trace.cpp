@@ -51,7 +51,11 @@ void Runtime::run_event_traced(Actor& actor, Value& message, Context& cx) {
     stop_for_limit(LimitKind::Memory);
     failed(EventError{{}, "out of memory", Value()});
   } catch (const std::bad_alloc&) {
-    failed(EventError{{}, "out of memory", Value()});
+    cx.fx.clear();
+    settle_failed_delivery(cx);
+    if (!report_out_of_memory({}, &actor, &message)) return;  // the run stops: no record of it
+    ev.error = "out of memory";
+    finish(TraceOutcome::Failed);
   }
 }
 

@@ -106,6 +106,8 @@ BigStackThread::BigStackThread(std::function<void()> fn, std::size_t stack_size)
 
 BigStackThread::~BigStackThread() { join(); }
 
+bool BigStackThread::is_current() const { return joinable_ && pthread_equal(pthread_t(handle_), pthread_self()); }
+
 void BigStackThread::join() {
   if (joinable_) pthread_join(pthread_t(handle_), nullptr);
   joinable_ = false;

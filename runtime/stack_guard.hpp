@@ -68,6 +68,7 @@ class BigStackThread {
   BigStackThread& operator=(const BigStackThread&) = delete;
   ~BigStackThread();  // joins
   void join();
+  bool is_current() const;  // whether the calling thread is this one
 
  private:
   unsigned long handle_ = 0;

@@ -19,7 +19,9 @@ void Timers::stop() {
     stopping_ = true;
   }
   cv_.notify_all();
-  thread_.reset();
+  // Not on the timer thread itself (memory ran out as it fired one, and
+  // the run stops): the runtime's own stop joins it later.
+  if (!(thread_ && thread_->is_current())) thread_.reset();
   std::map<Key, Entry> dropped;
   {
     std::lock_guard lock(mutex_);
@@ -39,8 +41,15 @@ void Timers::schedule(int64_t delay_ms, Value target, Value message, uint64_t ta
     }
     // A delay past the clock's range (about 292 years) never comes.
     const Key key{deadline_after_ms(Clock::now(), delay_ms), seq_++};
-    pending_.emplace(key, Entry{std::move(target), std::move(message), tag, id});
-    if (id) by_id_.emplace(id, key);
+    auto at = pending_.try_emplace(key).first;  // keys are unique (seq_)
+    try {
+      if (id) by_id_.emplace(id, key);
+    } catch (const std::bad_alloc&) {  // nothing pending, nothing held
+      pending_.erase(at);
+      dispatcher_.release();
+      throw;
+    }
+    at->second = Entry{std::move(target), std::move(message), tag, id};
   }
   cv_.notify_one();
 }
@@ -94,10 +103,14 @@ void Timers::thread_main() {
 }
 
 void Timers::deliver(Entry& e) {
-  if (e.tag && fire_hook_)
-    fire_hook_(e.tag, std::move(e.target), std::move(e.message));
-  else
-    dispatcher_.enqueue(e.target.as<Actor>(), std::move(e.message));
+  try {
+    if (e.tag && fire_hook_)
+      fire_hook_(e.tag, std::move(e.target), std::move(e.message));
+    else
+      dispatcher_.enqueue(e.target.as<Actor>(), std::move(e.message));
+  } catch (const std::bad_alloc&) {
+    dispatcher_.out_of_memory();  // the message is lost: the run stops
+  }
   dispatcher_.release();  // the enqueued message now keeps the program alive
 }
 

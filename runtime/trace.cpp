@@ -5,14 +5,16 @@
 #include "runtime/context.hpp"
 #include "runtime/print.hpp"
 #include "runtime/symbols.hpp"
+#include "runtime/thread_owned.hpp"
 
 namespace humus::rt {
 
 namespace {
 // Whether this thread runs a traced event, and the actors it made so far
 // (held, so that their behavior can be read when the event ends).
+// (ThreadOwned, not a thread_local vector: runtime/thread_owned.hpp.)
 thread_local bool tl_tracing = false;
-thread_local std::vector<Value> tl_created;
+ThreadOwned<std::vector<Value>> tl_created;
 }  // namespace
 
 const char* outcome_name(TraceOutcome o) {
@@ -65,8 +67,8 @@ std::string name_of(uint32_t symbol) { return symbol == Actor::kNoName ? std::st
 }  // namespace
 
 void Tracer::begin(TraceEvent& ev, const Actor* actor) {
+  tl_created.get().clear();
   tl_tracing = true;
-  tl_created.clear();
   if (!actor) return;
   ev.actor = actor->id();
   ev.name = name_of(actor->name());
@@ -84,16 +86,17 @@ void Tracer::begin(TraceEvent& ev, const Actor* actor) {
 }
 
 void Tracer::note_created(const Value& actor) {
-  if (tl_tracing) tl_created.push_back(actor);
+  if (tl_tracing) tl_created.get().push_back(actor);
 }
 
 void Tracer::record_created(TraceEvent& ev) {
-  for (const Value& a : tl_created) {
+  std::vector<Value>& created = tl_created.get();
+  tl_tracing = false;
+  for (const Value& a : created) {
     const Actor* actor = a.as<Actor>();
     ev.created.push_back({actor->id(), describe_behavior(actor->behavior), name_of(actor->name())});
   }
-  tl_created.clear();
-  tl_tracing = false;
+  created.clear();
 }
 
 void Tracer::record_effects(TraceEvent& ev, Context& cx, std::vector<uint64_t>& ids) {

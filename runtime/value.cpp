@@ -5,6 +5,8 @@
 // list recurses ten million deep. Instead the first free on a thread becomes
 // the "outer" one: any object whose count reaches zero while it runs is put on
 // a per-thread worklist, and the outer free drains that list in a loop.
+#include <pthread.h>
+
 #include <algorithm>
 #include <cstdlib>
 #include <new>
@@ -85,7 +87,12 @@ struct FreeList {
     if (i == cap) {
       cap = cap ? cap * 2 : 256;
       auto* p = static_cast<Object**>(std::realloc(spill, size_t(cap) * sizeof(Object*)));
-      if (!p) std::abort();  // out of memory while freeing: nothing sane to do
+      if (!p) {
+        // Out of memory while freeing: the object (and what only it holds)
+        // is lost to the process, which goes on, rather than the process.
+        cap = i;
+        return;
+      }
       spill = p;
     }
     spill[i] = o;
@@ -100,17 +107,23 @@ struct FreeList {
 thread_local FreeList tl_free;
 
 // Gives a thread's kept pairs back to the allocator when the thread ends;
-// pairs freed after that (by later thread-local destructors) go straight
-// to the allocator.
-struct PairCacheRelease {
-  ~PairCacheRelease() {
-    detail::PairCache& c = detail::tl_pairs;
-    while (void* p = c.head) {
-      c.head = *static_cast<void**>(p);
-      ::operator delete(p);
-    }
-    c.count = detail::PairCache::kMax;
+// pairs freed after that go straight to the allocator. A pthread key's
+// destructor rather than a thread_local's: registering one of those takes
+// memory, and a thread's first free of a pair may come while an
+// out-of-memory error unwinds (glibc then ends the process; issue 34).
+// Key destructors run after the thread_local ones, which may still free pairs.
+void release_pair_cache(void*) {
+  detail::PairCache& c = detail::tl_pairs;
+  while (void* p = c.head) {
+    c.head = *static_cast<void**>(p);
+    ::operator delete(p);
   }
+  c.count = detail::PairCache::kMax;
+}
+
+struct PairCacheKey {
+  pthread_key_t key{};
+  bool made = pthread_key_create(&key, release_pair_cache) == 0;
 };
 
 template <class T>
@@ -187,10 +200,14 @@ bool only_immediates(const Value* v, uint32_t n) {
 
 namespace detail {
 
-void arm_pair_cache() {
-  static thread_local PairCacheRelease release;  // made on the thread's first call; ends with it
-  (void)release;
+bool arm_pair_cache() noexcept {
+  static const PairCacheKey cache_key;  // a function's static: made before the first pair is freed
   tl_pairs.armed = true;
+  // For the first 32 keys of a process, setting one allocates nothing; if
+  // it fails, this thread keeps no pairs.
+  if (cache_key.made && pthread_setspecific(cache_key.key, &tl_pairs) == 0) return true;
+  tl_pairs.count = PairCache::kMax;
+  return false;
 }
 
 [[gnu::noinline]] void free_object(Object* o) {

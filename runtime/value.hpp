@@ -286,7 +286,7 @@ struct PairCache {
   bool armed;  // the thread's exit gives the kept blocks back (value.cpp)
 };
 inline thread_local PairCache tl_pairs{};  // constant-initialized: no guard on access
-void arm_pair_cache();                     // value.cpp
+bool arm_pair_cache() noexcept;            // value.cpp; false: this thread keeps no pairs
 }  // namespace detail
 
 struct Pair : Object {
@@ -306,8 +306,8 @@ struct Pair : Object {
   static void operator delete(void* p) {
     detail::PairCache& c = detail::tl_pairs;
     if (c.count < detail::PairCache::kMax) [[likely]] {
-      if (!c.armed) [[unlikely]]
-        detail::arm_pair_cache();
+      if (!c.armed && !detail::arm_pair_cache()) [[unlikely]]
+        return ::operator delete(p);
       *static_cast<void**>(p) = c.head;
       c.head = p;
       ++c.count;

@@ -233,6 +233,21 @@ if(NOT SANITIZE)
          ULIMIT_V 400000 ARGS --threads 1 squares.hum)
   expect(ulimit_v_threads 3 ".*" "^humus: stopped: cannot start a thread \\(4 MB stack\\): .* fewer --threads may fit\\)\n$"
          ULIMIT_V 300000 ARGS --threads 1024 -e "SEND 1 TO println")
+  # Memory filled by the program's live data stops the run, on one thread
+  # and two: actors that each make two more, a message flood that doubles,
+  # a BECOME that keeps growing a list (issue 34, repros R01-R03). They
+  # aborted (status 134): reporting the error allocated, mimalloc's aligned
+  # new aborted, a worker's first free of a pair registered a thread_local
+  # destructor. About a second each under 400 MB.
+  file(WRITE "${DIR}/oom_actors.hum" "DEF beh AS \\m.[\n  SEND m TO NEW beh\n  SEND m TO NEW beh\n]\nSEND 0 TO NEW beh\n")
+  file(WRITE "${DIR}/oom_flood.hum" "CREATE s WITH \\m.[ SEND m TO SELF SEND m TO SELF ]\nSEND 0 TO s\n")
+  file(WRITE "${DIR}/oom_become.hum" "DEF beh(acc) AS \\n.[ BECOME beh((n, acc)) SEND add(n, 1) TO SELF ]\nCREATE a WITH beh(NIL)\nSEND 0 TO a\n")
+  foreach(program oom_actors oom_flood oom_become)
+    foreach(threads 1 2)
+      expect(ulimit_v_${program}_${threads} 3 ".*" "^humus: stopped: out of memory\n$"
+             ULIMIT_V 400000 ARGS --threads ${threads} ${program}.hum)
+    endforeach()
+  endforeach()
 endif()
 
 # --stats: the cycle collector's line. Pairs of actors that hold each other

@@ -13,10 +13,12 @@
 #if __has_include(<mimalloc.h>) && !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
 #include <mimalloc.h>
 #define HUMUS_ALLOC(n) mi_malloc(n)
+#define HUMUS_ALLOC_ALIGNED(n, a) mi_malloc_aligned(n, a)
 #define HUMUS_FREE(p) mi_free(p)
 #define HUMUS_USABLE(p) mi_usable_size(p)
 #else
 #define HUMUS_ALLOC(n) std::malloc(n)
+#define HUMUS_ALLOC_ALIGNED(n, a) std::aligned_alloc(a, (n + a - 1) / a * a)
 #define HUMUS_FREE(p) std::free(p)
 #define HUMUS_USABLE(p) malloc_usable_size(p)
 #endif
@@ -35,9 +37,9 @@ void* const refused = reinterpret_cast<void*>(alignof(std::max_align_t));
   return refused;
 }
 
-inline void* counted(std::size_t n) noexcept {
+inline void* counted(std::size_t n, std::size_t align = 0) noexcept {
   if (n == 0) n = 1;
-  void* p = HUMUS_ALLOC(n);
+  void* p = align ? HUMUS_ALLOC_ALIGNED(n, align) : HUMUS_ALLOC(n);
   if (!p) [[unlikely]]
     return nullptr;
   n = HUMUS_USABLE(p);
@@ -51,15 +53,15 @@ inline void* counted(std::size_t n) noexcept {
   throw std::bad_alloc();
 }
 
-inline void* counted_or_throw(std::size_t n) {
-  void* p = counted(n);
+inline void* counted_or_throw(std::size_t n, std::size_t align = 0) {
+  void* p = counted(n, align);
   if (p == nullptr || p == refused) [[unlikely]]
     fail(p);
   return p;
 }
 
-inline void* counted_or_null(std::size_t n) noexcept {
-  void* p = counted(n);
+inline void* counted_or_null(std::size_t n, std::size_t align = 0) noexcept {
+  void* p = counted(n, align);
   return p == refused ? nullptr : p;
 }
 
@@ -86,3 +88,20 @@ void operator delete(void* p, std::size_t n) noexcept { uncounted(p, n); }
 void operator delete[](void* p, std::size_t n) noexcept { uncounted(p, n); }
 void operator delete(void* p, const std::nothrow_t&) noexcept { uncounted(p); }
 void operator delete[](void* p, const std::nothrow_t&) noexcept { uncounted(p); }
+// The aligned forms too (the actors' 64 KB chunks): counted like the rest,
+// and failing with std::bad_alloc, where mimalloc's own would abort the
+// process (issue 34).
+void* operator new(std::size_t n, std::align_val_t a) { return counted_or_throw(n, std::size_t(a)); }
+void* operator new[](std::size_t n, std::align_val_t a) { return counted_or_throw(n, std::size_t(a)); }
+void* operator new(std::size_t n, std::align_val_t a, const std::nothrow_t&) noexcept {
+  return counted_or_null(n, std::size_t(a));
+}
+void* operator new[](std::size_t n, std::align_val_t a, const std::nothrow_t&) noexcept {
+  return counted_or_null(n, std::size_t(a));
+}
+void operator delete(void* p, std::align_val_t) noexcept { uncounted(p); }
+void operator delete[](void* p, std::align_val_t) noexcept { uncounted(p); }
+void operator delete(void* p, std::size_t, std::align_val_t) noexcept { uncounted(p); }
+void operator delete[](void* p, std::size_t, std::align_val_t) noexcept { uncounted(p); }
+void operator delete(void* p, std::align_val_t, const std::nothrow_t&) noexcept { uncounted(p); }
+void operator delete[](void* p, std::align_val_t, const std::nothrow_t&) noexcept { uncounted(p); }

@@ -2,6 +2,8 @@
 
 #include <unistd.h>
 
+#include <system_error>
+
 #include "runtime/builtins/stdin.hpp"
 #include "runtime/context.hpp"
 #include "runtime/globals.hpp"
@@ -92,7 +94,13 @@ std::string Devices::refusal(const char* what, bool allowed) const {
 }
 
 StdinReader& Devices::stdin_reader() {
-  if (!stdin_) stdin_ = std::make_unique<StdinReader>(rt_, access_.stdin_fd);
+  if (!stdin_) {
+    try {
+      stdin_ = std::make_unique<StdinReader>(rt_, access_.stdin_fd);
+    } catch (const std::system_error& e) {  // no thread (ulimit -u, -v) or no pipe: this event fails
+      runtime_error({}, std::string("cannot read standard input: ") + e.what());
+    }
+  }
   return *stdin_;
 }
 

@@ -16,7 +16,13 @@ namespace humus::rt {
 
 StdinReader::StdinReader(Runtime& rt, int fd) : rt_(rt), fd_(fd) {
   if (::pipe2(wake_, O_CLOEXEC) != 0) throw std::system_error(errno, std::generic_category(), "pipe");
-  thread_ = std::thread([this] { thread_main(); });
+  try {
+    thread_ = std::thread([this] { thread_main(); });
+  } catch (...) {
+    ::close(wake_[0]);
+    ::close(wake_[1]);
+    throw;
+  }
 }
 
 void StdinReader::stop() {
@@ -110,6 +116,21 @@ void StdinReader::serve_waiting(std::unique_lock<std::mutex>& lock) {
 }
 
 void StdinReader::thread_main() {
+  try {
+    read_loop();
+  } catch (const std::bad_alloc&) {
+    // No room for what was read: the requests waiting get nothing, and
+    // the run stops (docs/reliability.md).
+    std::lock_guard lock(mutex_);
+    eof_ = true;
+    for (size_t i = 0; i < waiting_.size(); ++i) rt_.release_hold();
+    waiting_.clear();
+    reading_ = false;
+    rt_.out_of_memory();
+  }
+}
+
+void StdinReader::read_loop() {
   std::string chunk(kChunk, '\0');
   std::unique_lock lock(mutex_);
   for (;;) {

@@ -42,6 +42,7 @@ class StdinReader {
 
  private:
   void thread_main();
+  void read_loop();  // thread_main's
   // Cuts the complete lines out of partial_ (all of it at the end of input).
   void cut_lines(bool at_end);
   // Hands ready lines to waiting customers (from the thread, outside any event).

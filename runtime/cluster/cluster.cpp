@@ -14,6 +14,7 @@
 #include "runtime/runtime.hpp"
 #include "runtime/symbols.hpp"
 #include "runtime/text.hpp"
+#include "runtime/thread_owned.hpp"
 
 namespace humus::rt::cluster {
 
@@ -53,11 +54,15 @@ Cluster::Cluster(Runtime& rt, const ClusterOptions& options) : rt_(rt), options_
   sends_ = std::make_unique<SendQueue>(*link_, counters_, messages_header_.size(), chunk_bytes());
 
   broadcast_subject_ = options_.name + ".ctl";
-  link_->subscribe(members_->self()->subject, [this](const char* d, size_t n) { on_inbox(d, n); });
-  link_->subscribe(broadcast_subject_, [this](const char* d, size_t n) { on_broadcast(d, n); });
+  // NATS's threads and ours: memory running out there stops the run (an
+  // exception must not cross libnats's C frames, nor end a thread).
+  link_->subscribe(members_->self()->subject,
+                   [this](const char* d, size_t n) { rt_.stop_if_out_of_memory([&] { on_inbox(d, n); }); });
+  link_->subscribe(broadcast_subject_,
+                   [this](const char* d, size_t n) { rt_.stop_if_out_of_memory([&] { on_broadcast(d, n); }); });
   rt_.hold();  // a joined node lives until it leaves
   held_ = true;
-  heartbeat_ = std::thread([this] { heartbeat_main(); });
+  heartbeat_ = std::thread([this] { rt_.stop_if_out_of_memory([this] { heartbeat_main(); }); });
   spdlog::info("cluster: node {} ({}) joined {} at {}", name, node_hex(self), options_.name, redact_urls(options_.url));
 }
 
@@ -346,10 +351,18 @@ void Cluster::on_inbox(const char* data, size_t len) {
   }
 }
 
+namespace {
+ThreadOwned<Effects> receive_effects;  // each receiving thread's, reused (not a thread_local: thread_owned.hpp)
+}  // namespace
+
 void Cluster::receive_messages(const char* data, size_t len, size_t off) {
   // Consecutive messages to one actor go into its mailbox as one chain, in
   // batches, as an event's sends do (Effects); this thread's buffer is reused.
-  thread_local Effects fx;
+  Effects& fx = receive_effects.get();
+  struct Clear {  // out of memory half way: what was decoded goes (the run stops)
+    Effects& fx;
+    ~Clear() { fx.clear(); }
+  } clear{fx};
   std::string error;
   Value target;
   Token last_token;
@@ -383,7 +396,6 @@ void Cluster::receive_messages(const char* data, size_t len, size_t off) {
     rt_.send_chain(r.target, r.first, r.last, r.count);
     r.first = nullptr;  // the mailbox has them; clear() releases the target
   }
-  fx.clear();
 }
 
 void Cluster::receive_names(const char* data, size_t len, size_t off, NodeId from) {

@@ -21,6 +21,7 @@
 #include "runtime/print.hpp"
 #include "runtime/symbols.hpp"
 #include "runtime/text.hpp"
+#include "runtime/thread_owned.hpp"
 
 namespace humus::rt::cluster {
 
@@ -244,7 +245,7 @@ struct DecodeStacks {
     if (frames.capacity() > kKeep) std::vector<size_t>().swap(frames);
   }
 };
-thread_local DecodeStacks tl_stacks;
+ThreadOwned<DecodeStacks> tl_stacks;  // not a thread_local with a destructor: runtime/thread_owned.hpp
 
 // Accepts exactly one msgpack bin of 16 bytes.
 class TokenReader : public msgpack::null_visitor {
@@ -334,10 +335,11 @@ Value decode_value(const char* data, size_t len, size_t& off, AddressBook& book,
   try {
     Value v;
     {
-      ValueBuilder builder(book, error, tl_stacks.vals, tl_stacks.frames);
+      DecodeStacks& stacks = tl_stacks.get();
+      ValueBuilder builder(book, error, stacks.vals, stacks.frames);
       if (msgpack::parse(data, len, off, builder)) v = builder.take();
     }
-    tl_stacks.trim();
+    tl_stacks.get().trim();
     if (v.empty() && error.empty()) error = "malformed MessagePack";
     return v;
   } catch (const std::bad_alloc&) {

@@ -135,6 +135,7 @@ struct JetStreamTopics::State {
   void take(const std::shared_ptr<Feed>& feed, natsMsg* msg);
   void dead_letter(const std::shared_ptr<Feed>& feed, natsMsg* msg, uint64_t seq, const std::string& why);
   static void on_ack(jsCtx*, natsMsg* msg, jsPubAck* pa, jsPubAckErr* pae, void* closure);
+  void acked(natsMsg* msg, jsPubAckErr* pae);  // on_ack's work
 };
 
 namespace {
@@ -228,6 +229,11 @@ void JetStreamTopics::State::on_ack(jsCtx*, natsMsg* msg, jsPubAck*, jsPubAckErr
   auto* st = static_cast<State*>(closure);
   // The handler owns the published message (nats.h, jsPubAckHandler).
   std::unique_ptr<natsMsg, decltype(&natsMsg_Destroy)> own(msg, &natsMsg_Destroy);
+  st->rt.stop_if_out_of_memory([&] { st->acked(msg, pae); });  // no exception into libnats
+}
+
+void JetStreamTopics::State::acked(natsMsg* msg, jsPubAckErr* pae) {
+  State* st = this;
   const char* id = nullptr;
   if (natsMsgHeader_Get(msg, "Nats-Msg-Id", &id) != NATS_OK || !id) return;
   std::unique_lock lock(st->mutex);
@@ -428,7 +434,7 @@ JetStreamTopics::JetStreamTopics(Runtime& rt, Counters& counters, const ClusterO
   jo.PublishAsync.AckHandlerClosure = state_.get();
   natsStatus s = natsConnection_JetStream(&state_->js, link.connection(), &jo);
   if (s != NATS_OK) throw ClusterError(std::string("cannot use JetStream: ") + natsStatus_GetText(s));
-  state_->retrier = std::thread([st = state_.get()] { st->retry_main(); });
+  state_->retrier = std::thread([st = state_.get()] { st->rt.stop_if_out_of_memory([st] { st->retry_main(); }); });
 }
 
 JetStreamTopics::~JetStreamTopics() {
@@ -499,7 +505,7 @@ void JetStreamTopics::subscribe(const Subscription& s) {
     }
     st.feeds.emplace(key, feed);
   }
-  feed->thread = std::thread([st = state_, feed] { st->feed_main(feed); });
+  feed->thread = std::thread([st = state_, feed] { st->rt.stop_if_out_of_memory([&] { st->feed_main(feed); }); });
 }
 
 void JetStreamTopics::append(std::vector<Append>& values) {

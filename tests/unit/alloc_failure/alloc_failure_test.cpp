@@ -62,11 +62,21 @@ long allocations_of(const char* program, humus::test::Run& full) {
   return total;
 }
 
-// Runs `program` with the nth capped allocation failing.
-humus::test::Run failing_at(const char* program, long n) {
+// Runs `program` with the nth capped allocation failing, and the `burst`
+// allocations after it anywhere.
+humus::test::Run failing_at(const char* program, long n, long burst = 0, unsigned threads = 1, long after = 0) {
+  humus::test::alloc_burst = burst;
+  humus::test::alloc_burst_after = after;
   alloc_countdown = n;
-  auto r = humus::test::run_program(program);
-  alloc_countdown = -1;
+  humus::test::Run r;
+  try {
+    r = humus::test::run_program(program, threads);
+  } catch (const std::bad_alloc&) {
+    // Starting the workers found no memory: Runtime::start throws, as it
+    // throws ThreadStartError (the humus command: "stopped: out of memory").
+    r.limit = humus::rt::LimitKind::OutOfMemory;
+  }
+  humus::test::stop_failing();
   return r;
 }
 
@@ -119,4 +129,48 @@ TEST_CASE("every allocation of a short program fails in turn: big integer litera
     CHECK(only_out_of_memory(r.err));
     CHECK((r.out == "" || r.out == full.out));
   }
+}
+
+TEST_CASE("memory that stays full: the error path fails too, and the run stops for it, never aborts") {
+  // After the failing allocation, `burst` more fail, on every thread and
+  // outside events too: when the undone event looks for room to go on
+  // (memory::room_to_go_on), or, when `after` allocations found room, in
+  // reporting the error (Runtime::headline, report_error), in the commit
+  // of a top-level statement, a timer, starting the workers, the winding
+  // down. The run stops with "out of memory" (LimitKind::OutOfMemory; the
+  // humus command: status 3), and the next runtime runs the program in
+  // full. (Reporting aborted the process: issue 34.)
+  humus::test::Run full;
+  const long total = allocations_of(kProgram, full);
+  REQUIRE(full.out == kOutput);
+  int stopped = 0, reported = 0;
+  const long step = total / 40 + 1;
+  for (unsigned threads : {1u, 2u}) {
+    for (auto [burst, after] : {std::pair{3L, 0L}, {1L << 30, 0L}, {4L, 16L}, {40L, 17L}, {1L << 30, 18L}}) {
+      for (long n = 0; n <= total; n += step) {
+        CAPTURE(threads);
+        CAPTURE(burst);
+        CAPTURE(after);
+        CAPTURE(n);
+        auto r = failing_at(kProgram, n, burst, threads, after);
+        INFO("stderr: " << r.err);
+        CHECK(only_out_of_memory(r.err));
+        const bool oom_stop = r.limit == humus::rt::LimitKind::OutOfMemory;
+        CHECK((oom_stop || r.limit == humus::rt::LimitKind::None));
+        if (oom_stop)
+          ++stopped;
+        else if (r.err.find("out of memory") != std::string::npos)
+          ++reported;
+        // Memory that never comes back: the run stops (or, with room for
+        // that, the load says "out of memory while compiling" and nothing runs).
+        if (burst == 1L << 30 && after == 0) CHECK(oom_stop);
+        if (burst == 1L << 30 && !oom_stop) CHECK(r.outcome == humus::interp::Interpreter::Outcome::CompileError);
+        auto after_run = humus::test::run_program(kProgram, threads);
+        CHECK(after_run.out == kOutput);
+        CHECK(after_run.err == "");
+      }
+    }
+  }
+  CHECK(stopped > 0);
+  CHECK(reported > 0);  // a short burst within the report's room: the event fails, the run goes on
 }

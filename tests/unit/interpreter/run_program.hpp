@@ -34,6 +34,7 @@ struct Run {
   interp::Interpreter::Outcome outcome = interp::Interpreter::Outcome::Ok;
   bool had_runtime_error = false;
   rt::RuntimeStats stats;
+  rt::LimitKind limit = rt::LimitKind::None;  // what stopped the run, if anything
 };
 
 // Runs `code` as the script `name` (default "test.hum") to quiescence, on a
@@ -53,12 +54,14 @@ inline Run run_program(const std::string& code, unsigned threads = 1, const std:
     }
     auto src = std::make_shared<ast::Source>(ast::Source{name, code});
     interp::CompiledUnit* unit = interp.load(src, &r.outcome);
+    r.limit = interp.runtime().limit_reached();
     if (!unit) return;
     r.outcome = interp.run(*unit);
     interp.start();
     interp.wait_idle();
     r.had_runtime_error = interp.runtime().had_error();
     r.stats = interp.runtime().stats();
+    r.limit = interp.runtime().limit_reached();
   });
   return r;
 }
