@@ -1425,8 +1425,11 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
   }
   CASE(AFTER) {
     const Value& delay = R[INS.a];
+    // The bound is a small integer's (2^62 - 1 ms, about 146 million years),
+    // and the message says so: a bigger integer is not "< 0" (issue 34).
     if (!delay.is_small() || delay.small_value() < 0) [[unlikely]]
-      runtime_error(LOC(), "AFTER needs a delay in milliseconds (an integer >= 0), not " + describe(delay, cx));
+      runtime_error(LOC(), "AFTER needs a delay in milliseconds (an integer from 0 to 2^62 - 1), not " +
+                               describe(delay, cx));
     if (!R[INS.c].is_actor()) [[unlikely]] {
       cx.rt.drop_send(LOC(), R[INS.c], R[INS.b], cx);
       NEXT();
