@@ -427,4 +427,11 @@ DispatchStats Dispatcher::stats() const {
   return s;
 }
 
+uint64_t Dispatcher::progress() const {
+  uint64_t n = 0;
+  for (const auto& w : workers_)
+    n += w->consumed.load(std::memory_order_relaxed) + w->cx->events.load(std::memory_order_relaxed);
+  return n;
+}
+
 }  // namespace humus::rt

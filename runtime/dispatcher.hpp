@@ -107,6 +107,11 @@ class Dispatcher {
   // limit stopped the run, see runtime/limits.hpp); wait_idle() then returns soon.
   void drop_queued() { dropping_.store(true, std::memory_order_relaxed); }
   DispatchStats stats() const;
+  // Grows as events start and turns end, dropping or not (the limit
+  // monitor's test of an event that does not finish).
+  uint64_t progress() const;
+  // Every worker parked, nothing queued, no outside work.
+  bool idle_now() const;
   unsigned threads() const { return unsigned(workers_.size()); }
   // Runs `job` while no worker runs an event: busy workers finish their
   // turn and wait, parked ones stay parked (the cycle collector). Waits at
@@ -146,7 +151,6 @@ class Dispatcher {
   void wake_one();
   void park(Worker& w);
   void rest();  // waits at a turn boundary while run_paused runs its job
-  bool idle_now() const;
   void notify_if_idle();
   Worker* current_worker() const;
 

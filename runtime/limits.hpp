@@ -18,9 +18,10 @@
 //     checks the size of its result before GMP allocates it (so a gigantic
 //     integer is a runtime error, not a visit from the OOM killer);
 //   - time: the same monitor thread.
-// An event that never ends (an endless tail-recursive loop) cannot be
-// interrupted; after a grace period the monitor calls Limits::on_stuck, and
-// the humus command then exits.
+// An event that never ends at a safe point (a native built-in over a huge
+// value) cannot be interrupted; when for a grace period no event ends and no
+// message is dropped, the monitor calls Limits::on_stuck, and the humus
+// command then exits.
 #pragma once
 
 #include <chrono>
@@ -98,10 +99,13 @@ inline void check_integer_bits(uint64_t bits) {
 
 // The thread that watches memory and time (only when one of those limits is
 // set). `trip` stops the run (idempotent); `tripped` says whether something
-// (the monitor or a worker) already did.
+// (the monitor or a worker) already did; `progress` is a count that grows as
+// events end or queued messages are dropped, kIdle when nothing runs.
 class LimitMonitor {
  public:
-  LimitMonitor(const Limits& limits, std::function<void(LimitKind)> trip, std::function<LimitKind()> tripped);
+  static constexpr uint64_t kIdle = UINT64_MAX;
+  LimitMonitor(const Limits& limits, std::function<void(LimitKind)> trip, std::function<LimitKind()> tripped,
+               std::function<uint64_t()> progress);
   ~LimitMonitor() { stop(); }
   LimitMonitor(const LimitMonitor&) = delete;
   LimitMonitor& operator=(const LimitMonitor&) = delete;
@@ -114,6 +118,7 @@ class LimitMonitor {
   const Limits& limits_;
   std::function<void(LimitKind)> trip_;
   std::function<LimitKind()> tripped_;
+  std::function<uint64_t()> progress_;
   std::chrono::steady_clock::time_point start_;
   std::mutex mutex_;
   std::condition_variable cv_;

@@ -48,7 +48,8 @@ Runtime::Runtime(RuntimeOptions options)
   if (lim.max_memory) memory::set_cap(lim.max_memory);
   if (lim.needs_monitor())
     monitor_ = std::make_unique<LimitMonitor>(
-        options_.limits, [this](LimitKind k) { stop_for_limit(k); }, [this] { return limit_reached(); });
+        options_.limits, [this](LimitKind k) { stop_for_limit(k); }, [this] { return limit_reached(); },
+        [this] { return dispatcher_.idle_now() ? LimitMonitor::kIdle : dispatcher_.progress(); });
   // Joins the cluster (options_.cluster.url), or stays on its own; defines
   // the global `cluster`. Throws ClusterError when it cannot connect.
   cluster_ = std::make_unique<cluster::Cluster>(*this, options_.cluster);

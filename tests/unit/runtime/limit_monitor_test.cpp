@@ -1,0 +1,54 @@
+// The limit monitor's judgement of "an event did not finish" (issue 34,
+// item 6): after a limit stopped the run, a runtime that keeps dropping
+// queued messages or ending events is winding down, however long that
+// takes on a busy core; only one that makes no progress is stuck.
+#include "runtime/limits.hpp"
+
+#include <doctest/doctest.h>
+
+#include <atomic>
+#include <chrono>
+#include <thread>
+
+using humus::rt::kStuckGrace;
+using humus::rt::LimitKind;
+using humus::rt::LimitMonitor;
+using humus::rt::Limits;
+
+namespace {
+
+// Runs a monitor whose --timeout trips at once, for three grace periods,
+// with `progress` as the runtime's count; returns how often on_stuck was called.
+template <class Progress>
+int stuck_calls(Progress progress) {
+  std::atomic<int> calls{0};
+  std::atomic<int> tripped{0};
+  Limits limits;
+  limits.timeout = 0.001;
+  limits.on_stuck = [&](const std::string& message) {
+    CHECK(message == "--timeout 0.001 reached");
+    ++calls;
+  };
+  {
+    LimitMonitor monitor(
+        limits, [&](LimitKind k) { tripped = int(k); }, [&] { return LimitKind(tripped.load()); }, progress);
+    std::this_thread::sleep_for(3 * kStuckGrace);
+  }
+  CHECK(tripped == int(LimitKind::Timeout));
+  return calls;
+}
+
+}  // namespace
+
+TEST_CASE("a runtime that drops queued messages for longer than the grace period is not stuck") {
+  std::atomic<uint64_t> n{0};
+  CHECK(stuck_calls([&] { return n++; }) == 0);  // before: called after the first grace period
+}
+
+TEST_CASE("a runtime that went idle is not stuck") {
+  CHECK(stuck_calls([] { return LimitMonitor::kIdle; }) == 0);
+}
+
+TEST_CASE("a runtime whose event never ends is stuck, and said so once") {
+  CHECK(stuck_calls([] { return uint64_t(42); }) == 1);
+}
