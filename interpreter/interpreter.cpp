@@ -16,6 +16,7 @@
 #include "interpreter/compile/compiler.hpp"
 #include "interpreter/compile/script_block.hpp"
 #include "interpreter/engine/vm.hpp"
+#include "interpreter/read_source.hpp"
 #include "runtime/memory_meter.hpp"
 
 namespace humus::interp {
@@ -348,10 +349,18 @@ Interpreter::Outcome Interpreter::import_at(const std::string& name, const std::
     report_import_error(loc, "import cycle: " + chain + shown);
     return Outcome::RuntimeError;
   }
-  std::string error;
-  ast::SourcePtr read = read_source_file(file.string(), error);
+  // Within --max-memory from its first byte: a module bigger than that is
+  // not read whole before the limit is seen (issue 34).
+  ReadLimits limits;
+  limits.max_bytes = runtime_->options().limits.max_memory;
+  ReadResult got = read_source(file.string(), limits);
+  if (got.limit != rt::LimitKind::None) {
+    runtime_->stop_for_limit(got.limit);
+    return Outcome::RuntimeError;
+  }
+  const ast::SourcePtr& read = got.source;
   if (!read) {
-    report_import_error(loc, "cannot read module '" + name + "': " + error);
+    report_import_error(loc, "cannot read module '" + name + "': " + got.error);
     return Outcome::RuntimeError;
   }
   auto source = std::make_shared<ast::Source>(ast::Source{shown, read->text, is_stdlib_name(name)});
@@ -445,38 +454,9 @@ Interpreter::Outcome Interpreter::run_stmt_body(const CompiledUnit& unit, const 
 }
 
 ast::SourcePtr read_source_file(const std::string& path, std::string& error) {
-  // POSIX calls rather than an ifstream, for the OS's reason when it fails:
-  // an ifstream opens a directory and reads nothing, which ran as an empty
-  // script (status 0, nothing said).
-  auto fail = [&](const char* what, const std::string& why) {
-    error = std::string(what) + " '" + path + "': " + why;
-    return nullptr;
-  };
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return fail("cannot open", std::strerror(errno));
-  struct FdCloser {
-    int fd;
-    ~FdCloser() { ::close(fd); }
-  } closer{fd};
-  struct stat st {};
-  if (::fstat(fd, &st) != 0) return fail("cannot read", std::strerror(errno));
-  // A regular file, or a pipe (humus <(generate)); not a directory, a device
-  // that never ends (/dev/zero) or a socket.
-  if (S_ISDIR(st.st_mode)) return fail("cannot read", std::strerror(EISDIR));
-  if (!S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode)) return fail("cannot read", "not a regular file");
-  std::string text;
-  if (S_ISREG(st.st_mode)) text.reserve(size_t(st.st_size));
-  char buf[1 << 16];
-  for (;;) {
-    const ssize_t n = ::read(fd, buf, sizeof buf);
-    if (n == 0) break;
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      return fail("cannot read", std::strerror(errno));
-    }
-    text.append(buf, size_t(n));
-  }
-  return std::make_shared<ast::Source>(ast::Source{path, std::move(text)});
+  ReadResult r = read_source(path);
+  error = std::move(r.error);
+  return r.source;
 }
 
 }  // namespace humus::interp

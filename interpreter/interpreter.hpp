@@ -165,7 +165,8 @@ class Interpreter {
   std::filesystem::path import_root_;  // the folder IMPORT statements may not leave (import_refusal)
 };
 
-// Reads a file into a Source; returns null (with a message in `error`) when it can't.
+// Reads a regular file into a Source; returns null (with a message in `error`)
+// when it can't (interpreter/read_source.hpp: a FIFO or a device is refused).
 ast::SourcePtr read_source_file(const std::string& path, std::string& error);
 
 }  // namespace humus::interp

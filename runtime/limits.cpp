@@ -108,7 +108,8 @@ LimitMonitor::LimitMonitor(const Limits& limits, std::function<void(LimitKind)> 
       trip_(std::move(trip)),
       tripped_(std::move(tripped)),
       progress_(std::move(progress)),
-      start_(std::chrono::steady_clock::now()) {
+      start_(limits.started != std::chrono::steady_clock::time_point{} ? limits.started
+                                                                       : std::chrono::steady_clock::now()) {
   thread_ = std::thread([this] { thread_main(); });
 }
 

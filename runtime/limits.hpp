@@ -42,7 +42,10 @@ struct Limits {
   uint64_t max_memory = 0;  // bytes allocated, and resident set size; 0: no limit (see integer_limit)
   uint64_t max_integer = 0; // bytes of an integer's magnitude; 0: an eighth of max_memory, or kDefaultIntegerLimit
   uint64_t max_steps = 0;   // calls and tail calls one event (or top-level statement) may make; 0: no limit
-  double timeout = 0;       // seconds of wall time from the runtime's creation; 0: no limit
+  double timeout = 0;       // seconds of wall time from `started`; 0: no limit
+  // When the run began: the runtime's creation if left at the epoch; the
+  // humus command sets it before reading the script (--timeout holds from there).
+  std::chrono::steady_clock::time_point started{};
   // Called (on the monitor thread) when a limit stopped the run but the
   // runtime was not stopped kStuckGrace later: some event does not finish.
   // The humus command reports and exits; a host may do what it can.

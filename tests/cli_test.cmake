@@ -89,6 +89,42 @@ expect(folder 2 "^$" "^humus: cannot read 'folder.hum': Is a directory\n$" ARGS 
 expect(folder_check 2 "^$" "^humus: cannot read 'folder.hum': Is a directory\n$" ARGS --check folder.hum)
 expect(device 2 "^$" "^humus: cannot read '/dev/null': not a regular file\n$" ARGS /dev/null)
 expect(stdin_path 0 "^#from_stdin\n$" "^$" INPUT "${DIR}/stdin.txt" ARGS /dev/stdin)
+# --max-memory and --timeout hold from the first byte read: standard input
+# that never ends, a script bigger than the limit, a pipe that stays silent
+# (issue 34, item 2; before, /dev/zero grew to 1 GB and never stopped, and
+# a 400 MB script was read whole under --max-memory 100M).
+expect(read_stdin_max_memory 3 "^$" "^humus: stopped: --max-memory 8M reached while reading standard input\n$"
+       INPUT /dev/zero ARGS --max-memory 8M -)
+string(REPEAT "# a script bigger than --max-memory is refused before its first byte is read\n" 40000 big)
+file(WRITE "${DIR}/big.hum" "${big}")
+expect(read_file_max_memory 3 "^$" "^humus: stopped: --max-memory 2M reached while reading 'big.hum'\n$"
+       ARGS --max-memory 2M big.hum)
+execute_process(COMMAND sh -c "sleep 3 | exec \"$0\" --timeout 0.3 -" "${HUMUS}" WORKING_DIRECTORY "${DIR}"
+                OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc TIMEOUT 60)
+if(NOT rc EQUAL 3 OR NOT err STREQUAL "humus: stopped: --timeout 0.3 reached while reading standard input\n")
+  message("FAIL read_stdin_timeout: status ${rc} (want 3)\n  stderr: [${err}]")
+  math(EXPR failures "${failures} + 1")
+endif()
+# An IMPORT of a named pipe is refused (it hung a run and --check: issue 34,
+# item 3); the command's own script may still be one (humus <(generate)).
+file(MAKE_DIRECTORY "${DIR}/sub")
+file(REMOVE "${DIR}/sub/fifo.hum")
+execute_process(COMMAND mkfifo "${DIR}/sub/fifo.hum")
+file(WRITE "${DIR}/import_fifo.hum" "IMPORT \"sub/fifo.hum\"\nSEND #after TO println\n")
+set(fifo_error "cannot read module 'sub/fifo.hum': cannot read '[^']*sub/fifo.hum': a named pipe, not a regular file")
+expect(import_fifo 1 "^$" "${fifo_error}" ARGS import_fifo.hum)
+# --check runs no IMPORT and says nothing of modules (a missing one neither):
+# it ends at once, where it hung.
+expect(import_fifo_check 0 "^$" "^$" ARGS --check import_fifo.hum)
+file(REMOVE "${DIR}/sub/script_fifo.hum")
+execute_process(COMMAND mkfifo "${DIR}/sub/script_fifo.hum")
+execute_process(COMMAND sh -c "echo 'SEND #from_fifo TO println' > sub/script_fifo.hum & exec \"$0\" sub/script_fifo.hum"
+                        "${HUMUS}" WORKING_DIRECTORY "${DIR}" OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc
+                        TIMEOUT 60)
+if(NOT rc EQUAL 0 OR NOT out STREQUAL "#from_fifo\n")
+  message("FAIL script_fifo: status ${rc} (want 0)\n  stdout: [${out}]\n  stderr: [${err}]")
+  math(EXPR failures "${failures} + 1")
+endif()
 expect(file_and_eval 2 "^$" "give either a FILE or -e CODE, not both" ARGS -e "SEND 1 TO println" ok.hum)
 expect(unknown_option 2 "^$" "--bogus" ARGS --bogus ok.hum)
 # --lsp reads its documents from the editor: a FILE or -e CODE with it is a usage error.

@@ -31,9 +31,11 @@
 #include "interpreter/engine/disassemble.hpp"
 #include "interpreter/interpreter.hpp"
 #include "interpreter/lsp/server.hpp"
+#include "interpreter/read_source.hpp"
 #include "interpreter/repl/repl.hpp"
 #include "interpreter/trace/diagram.hpp"
 #include "interpreter/trace/json_trace.hpp"
+#include "runtime/deadline.hpp"
 #include "runtime/stack_guard.hpp"
 #include "runtime/text.hpp"
 
@@ -571,18 +573,30 @@ Documentation: docs/cli.md (this command), docs/language.md (the language).)");
   humus::ast::SourcePtr source;
   if (o.has_code) {
     source = std::make_shared<humus::ast::Source>(humus::ast::Source{"<-e>", o.code});
-  } else if (o.file == "-" || (o.file.empty() && !isatty(STDIN_FILENO))) {
-    std::string text{std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>()};
-    source = std::make_shared<humus::ast::Source>(humus::ast::Source{"<stdin>", std::move(text)});
-  } else if (o.file.empty()) {
+  } else if (o.file.empty() && isatty(STDIN_FILENO)) {
     return repl(o);  // standard input is a terminal: an interactive session
   } else {
-    std::string error;
-    source = humus::interp::read_source_file(o.file, error);
-    if (!source) {
-      humus::cli::write_stderr("humus: " + error + "\n");
+    // --timeout and --max-memory hold from the first byte read: the runtime
+    // counts its time from here, and the reader stops at either (issue 34).
+    o.limits.started = std::chrono::steady_clock::now();
+    humus::interp::ReadLimits read_limits;
+    read_limits.max_bytes = o.limits.max_memory;
+    if (o.limits.timeout > 0) read_limits.deadline = humus::rt::deadline_after(o.limits.started, o.limits.timeout);
+    read_limits.allow_pipe = true;  // humus <(generate), like standard input
+    humus::interp::ReadResult read = o.file.empty() || o.file == "-"
+                                         ? humus::interp::read_source_fd(STDIN_FILENO, "<stdin>", read_limits)
+                                         : humus::interp::read_source(o.file, read_limits);
+    if (read.limit != humus::rt::LimitKind::None) {
+      const std::string shown = o.file.empty() || o.file == "-" ? "standard input" : "'" + o.file + "'";
+      humus::cli::write_stderr("humus: stopped: " + humus::rt::limit_message(read.limit, o.limits) + " while reading " +
+                               shown + "\n");
+      return kExitLimit;
+    }
+    if (!read.source) {
+      humus::cli::write_stderr("humus: " + read.error + "\n");
       return kExitUsage;
     }
+    source = std::move(read.source);
   }
   return run(o, source);
 }
