@@ -28,7 +28,7 @@ relax(_, _, _, Acc) -> lists:reverse(Acc).
 total(Rows) -> lists:sum([lists:sum(Row) || Row <- Rows]).
 
 find(Me, Me, Data, _) -> Data;
-find(Id, Me, Data, [{Id, D} | _]) when Id =/= Me -> D;
+find(Id, Me, _, [{Id, D} | _]) when Id =/= Me -> D;
 find(Id, Me, Data, [_ | Rest]) -> find(Id, Me, Data, Rest).
 
 -record(c, {n, b, nb, bi, bj, neighbors, collector}).
