@@ -320,6 +320,7 @@ void Runtime::run_event(Actor& actor, Value& message, Context& cx) {
   }
   if (trace_.load(std::memory_order_relaxed)) [[unlikely]] {
     run_event_traced(actor, *msg, cx);
+    cx.no_match = {};
     cx.delivery = nullptr;
     cx.self = nullptr;
     return;
@@ -333,7 +334,10 @@ void Runtime::run_event(Actor& actor, Value& message, Context& cx) {
       cx.self = nullptr;
       return;
     }
+    const bool unhandled = cx.no_match.line && !cx.fx.any();
     commit(cx);
+    if (unhandled) [[unlikely]]
+      note_no_match(actor, *msg, cx);
   } catch (const EventError& e) {
     cx.fx.clear();
     report_error(e, &actor, msg);
@@ -347,8 +351,21 @@ void Runtime::run_event(Actor& actor, Value& message, Context& cx) {
     report_error(EventError{{}, "out of memory", Value()}, &actor, msg);
     settle_failed_delivery(cx);
   }
+  cx.no_match = {};
   cx.delivery = nullptr;
   cx.self = nullptr;
+}
+
+// A CASE statement of the event matched no arm, or a lone IF took no
+// branch, and the event did nothing else: the message counts as not
+// handled, and -W says where (the reference semantics stand otherwise).
+void Runtime::note_no_match(const Actor& actor, const Value& message, Context& cx) {
+  Context::bump(cx.unhandled);
+  if (warnings_on())
+    write_err(headline(cx.no_match, "warning") + ": actor " + actor_label(actor) +
+              " did not handle message: " + shown(message) +
+              (cx.no_match_if ? " (no branch of this IF was taken)" : " (no arm of this CASE matched)") + "\n");
+  cx.no_match = {};
 }
 
 int64_t Runtime::now_ms() const {

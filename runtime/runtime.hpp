@@ -217,7 +217,12 @@ class Runtime final : public EventRunner {
 
   int64_t now_ms() const;
   // A value as diagnostics show it: cut short past options().shown.
-  std::string shown(const Value& v) const { return to_string(v, options_.shown); }
+  // A value as diagnostics show it: bounded, and readable (print.hpp).
+  std::string shown(const Value& v) const {
+    PrintLimit limit = options_.shown;
+    limit.readable = true;
+    return to_string(v, limit);
+  }
   int64_t now_us() const;
   void write_out(std::string_view text) const { options_.out(text); }
   // The built-in actors' state (runtime/builtins/devices.hpp).
@@ -296,6 +301,7 @@ class Runtime final : public EventRunner {
   void define_builtins();
   void write_console(Context& cx);
   void report_unhandled(const Actor& actor, const Value& message);
+  void note_no_match(const Actor& actor, const Value& message, Context& cx);
   void note_failed_check(const EventError& e, const Actor* actor);
   void settle_failed_delivery(Context& cx);
   void apply(Context& cx);
