@@ -70,6 +70,31 @@ const char kCommentHint[] = "; a comment starts with '#' and a space ('# like th
 
 }  // namespace
 
+namespace {
+
+// 'SEND f (3) TO ...': the error is at a '(' after a word and a space, so
+// the parser took the word alone as a value. The call, written as one.
+std::string spaced_call_hint(std::string_view line, size_t at) {
+  if (at >= line.size() || line[at] != '(') return "";
+  size_t j = at;
+  while (j > 0 && (line[j - 1] == ' ' || line[j - 1] == '\t')) --j;
+  if (j == at || j == 0 || !is_word_char(line[j - 1])) return "";
+  size_t w = j;
+  while (w > 0 && is_word_char(line[w - 1])) --w;
+  if (is_keyword(line.substr(w, j - w))) return "";  // CREATE (x) WITH ...: not a call
+  int depth = 0;
+  size_t end = at;
+  for (; end < line.size(); ++end) {
+    if (line[end] == '(') ++depth;
+    if (line[end] == ')' && --depth == 0) break;
+  }
+  std::string call(line.substr(w, j - w));
+  call += end < line.size() ? line.substr(at, end - at + 1) : std::string_view("(...)");
+  return "; a call has no space before its '(': write " + call;
+}
+
+}  // namespace
+
 std::string syntax_hint(std::string_view text, ast::Loc loc) {
   const std::string_view line = line_of(text, loc.line);
   const size_t at = loc.column ? loc.column - 1 : 0;
@@ -87,6 +112,7 @@ std::string syntax_hint(std::string_view text, ast::Loc loc) {
     return "; Humus has no infix operators: write " + call + " for a " + std::string(op) + " b";
   }
   if (std::string hint = keyword_hint(word_at(line, at)); !hint.empty()) return hint;
+  if (std::string hint = spaced_call_hint(line, at); !hint.empty()) return hint;
   return keyword_hint(word_at(line, first_non_blank(line)));
 }
 

@@ -432,8 +432,8 @@ std::string Runtime::headline(const SourceLoc& loc, std::string_view kind) const
   return (loc.file || loc.line ? location(loc) : std::string("humus")) + ": " + std::string(kind);
 }
 
-void Runtime::report_warning(const SourceLoc& loc, const std::string& message) {
-  if (!warnings_on()) return;
+void Runtime::report_warning(const SourceLoc& loc, const std::string& message, bool always) {
+  if (!always && !warnings_on()) return;
   write_err(headline(loc, "warning") + ": " + message + "\n");
 }
 

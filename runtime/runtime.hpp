@@ -255,8 +255,8 @@ class Runtime final : public EventRunner {
   // Whether what the language quietly drops or ignores is reported (-W or
   // the text --trace; a JSON trace or a diagram records it, not stderr).
   bool warnings_on() const { return options_.warn_unhandled || text_trace_.load(std::memory_order_relaxed); }
-  // "FILE:LINE:COLUMN: warning: MESSAGE" on stderr, when warnings_on().
-  void report_warning(const SourceLoc& loc, const std::string& message);
+  // "FILE:LINE:COLUMN: warning: MESSAGE" on stderr, when warnings_on() or `always`.
+  void report_warning(const SourceLoc& loc, const std::string& message, bool always = false);
   // A message sent to something that is not an actor: dropped, counted as
   // unhandled, and reported with -W.
   void drop_send(const SourceLoc& loc, const Value& target, const Value& message, Context& cx);

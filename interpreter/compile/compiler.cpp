@@ -261,6 +261,7 @@ class Compiler {
     ast::Loc loc;
     size_t at;  // warnings.size() when noted: where its warning goes
   };
+  void warn_not_a_block(const ast::Expr& statement);
   // A global function named where a behavior is wanted (CREATE x WITH f,
   // BECOME f, NEW f): `given` is kAsBehavior, judged by finish_arity too.
   void warn_behavior_factory(const Fn& fn, const ast::Expr& behavior);
@@ -1581,6 +1582,7 @@ bool Compiler::stmt_expr(Fn& fn, const ast::Expr& e, bool is_tail, bool lone) {
       call(fn, e, is_tail ? CallAs::StmtTail : CallAs::Stmt, 0, 0);
       return is_tail;
     default: {
+      warn_not_a_block(e);
       // A block that runs here (EXEC) gets a frame right above it: the
       // value goes into the topmost register.
       TempGuard temps(fn);
@@ -1595,6 +1597,21 @@ bool Compiler::stmt_expr(Fn& fn, const ast::Expr& e, bool is_tail, bool lone) {
       return is_tail;
     }
   }
+}
+
+// A statement that is a value no run can make a block of (a literal, a
+// tuple, a function, an actor): it does nothing, said before the run. A
+// symbol is most often a comment written without its space.
+void Compiler::warn_not_a_block(const ast::Expr& e) {
+  using K = ast::ExprKind;
+  const bool constant = e.kind == K::Const && e.constant.kind != ast::Constant::Kind::Undefined;
+  if (!constant && e.kind != K::Tuple && e.kind != K::Lambda && e.kind != K::New && e.kind != K::Self &&
+      e.kind != K::Now)
+    return;
+  std::string message = "this statement's value is not a block, so it does nothing";
+  if (e.kind == K::Const && e.constant.kind == ast::Constant::Kind::Symbol)
+    message += "; a comment starts with '#' and a space: '#" + e.constant.text + "' is a symbol";
+  warn(e.loc, std::move(message));
 }
 
 // The statements of a block, in the order of LANGUAGE.md §7 (dataflow.hpp):
