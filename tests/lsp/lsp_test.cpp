@@ -3,6 +3,7 @@
 // (lsp_client.hpp). Positions are LSP's: 0-based lines, UTF-16 characters.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -84,6 +85,7 @@ TEST_CASE("initialize answers the capabilities; the lifecycle is enforced") {
   CHECK(r["capabilities"]["hoverProvider"] == true);
   CHECK(r["capabilities"]["definitionProvider"] == true);
   CHECK(r["capabilities"]["documentSymbolProvider"] == true);
+  CHECK(r["capabilities"]["completionProvider"].is_object());
   CHECK(r["capabilities"]["textDocumentSync"]["change"] == 2);
   CHECK(r["capabilities"]["textDocumentSync"]["openClose"] == true);
   CHECK(r["capabilities"]["positionEncoding"] == "utf-16");
@@ -266,6 +268,55 @@ TEST_CASE("hover shows a global's definition and its comment; go to definition f
   CHECK(symbols[0]["selectionRange"] == range(1, 4, 1, 10));
   CHECK(symbols[2]["name"] == "printer");
   CHECK(symbols[2]["kind"] == 19);  // Object: an actor
+}
+
+// The labels of a completion answer, and the item of one label.
+std::vector<std::string> labels(const json& result) {
+  std::vector<std::string> out;
+  for (const json& item : result["items"]) out.push_back(item["label"].get<std::string>());
+  return out;
+}
+json item_of(const json& result, const std::string& label) {
+  for (const json& item : result["items"])
+    if (item["label"] == label) return item;
+  return nullptr;
+}
+
+TEST_CASE("completion: the names in scope that start with the word typed, while it does not parse too") {
+  Client c;
+  initialize(c);
+  const std::string uri = "untitled:c";
+  open(c, uri,
+       "DEF printer_beh(prefix) AS \\m.[ SEND (prefix, m) TO println ]\n"
+       "CREATE printer WITH printer_beh(#p)\n"
+       "SEND 1 TO pri\n");
+  auto complete = [&](int line, int character) {
+    return c.request("textDocument/completion", at(uri, line, character))["result"];
+  };
+  json r = complete(2, 13);  // after "pri"
+  CHECK(r["isIncomplete"] == false);
+  std::vector<std::string> got = labels(r);
+  CHECK(got == std::vector<std::string>{"print", "printer", "printer_beh", "println"});
+  CHECK(item_of(r, "printer")["detail"] == "this file");
+  CHECK(item_of(r, "printer")["kind"] == 7);      // an actor
+  CHECK(item_of(r, "printer_beh")["kind"] == 3);  // a function
+  CHECK(contains(item_of(r, "println")["documentation"]["value"].get<std::string>(), "actor `println`"));
+
+  // A local of the statement, a prelude function, a keyword; no internal names.
+  got = labels(complete(0, 41));  // after "SEND (pre"
+  CHECK(std::find(got.begin(), got.end(), "prefix") != got.end());
+  r = complete(2, 0);  // nothing typed: everything
+  got = labels(r);
+  CHECK(item_of(r, "map")["detail"] == "stdlib/prelude.hum");
+  CHECK(item_of(r, "SEND")["kind"] == 14);
+  CHECK(item_of(r, "format")["detail"] == "built-in");
+  for (const std::string& l : got) CHECK_FALSE((l.starts_with("native_") || l.starts_with("prelude_")));
+
+  // Mid-edit, the text does not parse: the names of the last text that did.
+  edit(c, uri, 2, range(2, 13, 2, 13), "ntln(");
+  REQUIRE(c.diagnostics(uri)["diagnostics"].size() == 1);  // a syntax error
+  got = labels(complete(2, 13));
+  CHECK(got == std::vector<std::string>{"print", "printer", "printer_beh", "println"});
 }
 
 TEST_CASE("IMPORT: modules beside the file and in the standard library") {
