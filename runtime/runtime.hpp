@@ -231,6 +231,10 @@ class Runtime final : public EventRunner {
   // taking one back before it fires.
   uint64_t reserve_timer_id() { return timers_.reserve_id(); }
   void cancel_timer(uint64_t id) { timers_.cancel(id); }
+  // A timer set outside any event (the embedding API's ask timeout).
+  void schedule_timer(int64_t delay_ms, Value target, Value message, uint64_t id) {
+    timers_.schedule(delay_ms, std::move(target), std::move(message), 0, id);
+  }
   void write_err(std::string_view text) const;
 
   // Set before anything runs; called from any thread (it must be safe so).

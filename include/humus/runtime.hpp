@@ -233,9 +233,12 @@ class HUMUS_API Runtime {
   // ---- messages from the host
   void send(const Value& actor, Value message);
   // Sends (customer, request) to `actor`; the future gets the first message
-  // the customer receives. A one-shot native actor; if the runtime shuts
-  // down first the future holds a humus::Error.
-  std::future<Value> ask(const Value& actor, Value request);
+  // the customer receives. A one-shot native actor; if no reply comes
+  // within `timeout` (kAskTimeout, 30 s, unless given; zero or less: no
+  // limit), or the runtime shuts down first, the future holds a humus::Error
+  // that says which.
+  static constexpr std::chrono::milliseconds kAskTimeout{30'000};
+  std::future<Value> ask(const Value& actor, Value request, std::chrono::milliseconds timeout = kAskTimeout);
 
   // ---- running
   // Blocks until no message is queued or running and no timer is pending.
