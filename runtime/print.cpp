@@ -15,7 +15,9 @@
 #include "runtime/code.hpp"
 #include "runtime/integer.hpp"
 #include "runtime/packed.hpp"
+#include "runtime/str.hpp"
 #include "runtime/symbols.hpp"
+#include "runtime/text.hpp"
 
 namespace humus::rt {
 
@@ -188,6 +190,33 @@ void print_atom_within(std::string& out, const Value& v, uint64_t room, bool rea
   }
 }
 
+// A packed string as a person reads it (PrintLimit::readable): "like this",
+// with quotes, backslashes and control characters escaped, at most `room`
+// code points.
+void print_quoted(std::string& out, const Str& s, uint64_t room) {
+  out += '"';
+  const uint32_t n = uint32_t(std::min<uint64_t>(s.length, room));
+  for (uint32_t i = 0; i < n; ++i) {
+    const uint32_t cp = s.at(i);
+    if (cp == '"' || cp == '\\') {
+      out += '\\';
+      out += char(cp);
+    } else if (cp == '\n') {
+      out += "\\n";
+    } else if (cp == '\t') {
+      out += "\\t";
+    } else if (cp < 0x20 || cp == 0x7F) {
+      out += "\\u{";
+      append_uint(out, cp);
+      out += '}';
+    } else {
+      append_utf8(out, cp);
+    }
+  }
+  if (n < s.length) out += "...";
+  out += '"';
+}
+
 }  // namespace
 
 void print_value(std::string& out, const Value& root, const PrintLimit& limit) {
@@ -221,11 +250,20 @@ void print_value(std::string& out, const Value& root, const PrintLimit& limit) {
       print_atom(out, a, limit.readable);
     ++shown;
   };
+  const uint64_t string_room = limit.bytes ? limit.bytes : UINT64_MAX;
+  if (limit.readable && root.is_str()) return print_quoted(out, *root.as<Str>(), string_room);
   for (;;) {
     // Print the chain from c on.
     while (c.at_pair()) {
       if (stop_here()) return;
       const Value& h = c.head();
+      if (limit.readable && h.is_str()) {
+        print_quoted(out, *h.as<Str>(), string_room - std::min<uint64_t>(string_room, out.size() - start));
+        ++shown;
+        out += ", ";
+        c.next();
+        continue;
+      }
       if (h.is_cons()) {
         out += '(';
         ListCursor after = c;

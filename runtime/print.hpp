@@ -22,7 +22,8 @@ struct PrintLimit {
   // For a person reading a diagnostic rather than for the program: an actor
   // with its CREATE name (door@4, println@1), a function as <function
   // counter at t.hum:1>, a block as <block at t.hum:3>, a built-in function
-  // as <built-in function add>. Values the program prints keep section 11.
+  // as <built-in function add>, a packed string (str.hpp) "in quotes".
+  // Values the program prints keep section 11.
   bool readable = false;
 };
 inline constexpr PrintLimit kNoPrintLimit{0, 0};
