@@ -102,6 +102,12 @@ struct Effects {
     send_elsewhere(target, std::move(message));
   }
 
+  // What clearing costs and what stays allocated between events: the run
+  // index's buckets and the vectors' capacities (a guard against costs
+  // that scale with the largest past event: tests/unit/runtime/effects_test.cpp).
+  size_t kept_buckets() const { return run_index.bucket_count(); }
+  size_t kept_capacity() const { return runs.capacity() + delayed.capacity() + console.capacity() + out.capacity(); }
+
   // Drops everything buffered (a failed event, or what a commit left).
   void clear() {
     if (any()) drop_all();
