@@ -24,8 +24,6 @@ constexpr auto kTick = std::chrono::milliseconds(100);
 constexpr uint32_t kAckEvery = 16;
 // A receiver that sees a gap asks for the rest again, once per this.
 constexpr auto kAskAgain = std::chrono::milliseconds(500);
-// How long a stopping node waits for its messages' acknowledgements.
-constexpr auto kDrain = std::chrono::seconds(2);
 
 std::string default_node_name(bool joined) {
   if (!joined) return "local";
@@ -58,7 +56,8 @@ Cluster::Cluster(Runtime& rt, const ClusterOptions& options) : rt_(rt), options_
   define_cluster_actor(rt_, *this);
   if (!join) return;
 
-  sends_ = std::make_unique<SendQueue>(*link_, counters_, self, messages_header_.size(), chunk_bytes());
+  sends_ = std::make_unique<SendQueue>(*link_, counters_, self, messages_header_.size(), chunk_bytes(),
+                                       SendQueue::Hold{[this] { rt_.hold(); }, [this] { rt_.release_hold(); }});
 
   broadcast_subject_ = options_.name + ".ctl";
   link_->subscribe(members_->self()->subject, [this](const char* d, size_t n) { on_inbox(d, n); });
@@ -79,7 +78,7 @@ void Cluster::stop() {
   }
   topics_->stop();
   // While the heartbeat thread still acknowledges and resends.
-  if (sends_) sends_->drain(kDrain);
+  if (sends_) sends_->drain();
   {
     std::lock_guard lock(mutex_);
     stopped_ = true;
@@ -112,7 +111,7 @@ void Cluster::leave() {
   wake_.notify_all();  // no more heartbeats
   topics_->quiesce();
   if (link_) {
-    sends_->send();  // what turns sent before this goes before the goodbye
+    sends_->leaving();  // what turns sent before this goes before the goodbye, and holds the program
     std::string bye;
     wire::put_header(bye, wire::Kind::Bye, members_->self()->id);
     broadcast(bye);

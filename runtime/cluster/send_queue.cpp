@@ -60,11 +60,15 @@ void SendQueue::send() {
       wire::set_seq(chunk, header_bytes_, seq);
       // A refused publish (the client's reconnect buffer is full) is kept and sent again like a lost one.
       link_.publish(n.node->subject, chunk.data(), chunk.size());
-      if (p.unacked.empty() && p.let_go.empty()) p.waiting_since = now, p.resend_after = kResendAfter;
+      if (p.unacked.empty() && p.let_go.empty()) {
+        p.waiting_since = p.progress_at = now;
+        p.resend_after = kResendAfter;
+      }
       p.bytes += chunk.size();
       p.unacked.push_back({seq, std::move(chunk), i < n.counts.size() ? n.counts[i] : 0});
     }
     Counters::add(counters_.packets, n.chunks.size());
+    hold_if_left();
     while (p.bytes > kKeepBytes && p.unacked.size() > 1) {
       if (!p.warned_full) {
         spdlog::warn(
@@ -91,7 +95,7 @@ void SendQueue::send() {
 }
 
 void SendQueue::acked(NodeId from, uint64_t next, bool resend_rest) {
-  std::lock_guard lock(send_mutex_);
+  std::unique_lock lock(send_mutex_);
   auto it = peers_.find(from);
   if (it == peers_.end()) return;
   Peer& p = it->second;
@@ -105,7 +109,7 @@ void SendQueue::acked(NodeId from, uint64_t next, bool resend_rest) {
   }
   const auto now = Clock::now();
   if (progress) {
-    p.waiting_since = now;
+    p.waiting_since = p.progress_at = now;
     p.resend_after = kResendAfter;
     if (p.bytes <= kKeepBytes / 2) p.warned_full = false;
   }
@@ -126,43 +130,84 @@ void SendQueue::acked(NodeId from, uint64_t next, bool resend_rest) {
     resend(p, "it missed some");
   }
   if (p.unacked.empty() && p.let_go.empty()) settled_.notify_all();
+  const bool release = unhold();
+  lock.unlock();
+  if (release) hold_.release();
 }
 
 void SendQueue::tick(Clock::time_point now) {
-  std::lock_guard lock(send_mutex_);
+  std::unique_lock lock(send_mutex_);
   for (auto it = peers_.begin(); it != peers_.end();) {
     Peer& p = it->second;
     if (p.node->is_down()) {
       it = peers_.erase(it);
       continue;
     }
-    if (!p.unacked.empty() && now - p.waiting_since >= p.resend_after && link_.connected()) {
+    const bool waiting = !p.unacked.empty() || !p.let_go.empty();
+    if (waiting && left_ && now - std::max(p.progress_at, left_at_) >= kGiveUpAfter) {
+      give_up(p, "not acknowledged within 2 s after this node left");
+    } else if (!p.unacked.empty() && now - p.waiting_since >= p.resend_after && link_.connected()) {
       resend(p, "no acknowledgement in time");
       p.resend_after = std::min(p.resend_after * 2, kResendAfterMax);
     }
     ++it;
   }
   if (settled()) settled_.notify_all();
+  const bool release = unhold();
+  lock.unlock();
+  if (release) hold_.release();
 }
 
 void SendQueue::forget(NodeId id) {
-  std::lock_guard lock(send_mutex_);
+  std::unique_lock lock(send_mutex_);
   peers_.erase(id);
   if (settled()) settled_.notify_all();
+  const bool release = unhold();
+  lock.unlock();
+  if (release) hold_.release();
 }
 
-void SendQueue::drain(Clock::duration limit) {
+void SendQueue::leaving() {
+  send();
+  std::lock_guard lock(send_mutex_);
+  left_ = true;
+  left_at_ = Clock::now();
+  hold_if_left();
+}
+
+void SendQueue::drain() {
   send();
   std::unique_lock lock(send_mutex_);
-  settled_.wait_for(lock, limit, [this] { return settled(); });
-  for (auto& [id, p] : peers_) {
-    if (p.node->is_down()) continue;
-    uint64_t count = 0;
-    for (const auto& s : p.unacked) count += s.count;
-    for (const auto& [seq, c] : p.let_go) count += c;
-    if (count) lose(p, count, "not acknowledged when this node stopped");
-  }
+  settled_.wait_for(lock, kGiveUpAfter, [this] { return settled(); });
+  for (auto& [id, p] : peers_)
+    if (!p.node->is_down()) give_up(p, "not acknowledged when this node stopped");
   peers_.clear();
+  const bool release = holding_;
+  holding_ = false;
+  lock.unlock();
+  if (release) hold_.release();
+}
+
+void SendQueue::give_up(Peer& p, const char* why) {
+  uint64_t count = 0;
+  for (const auto& s : p.unacked) count += s.count;
+  for (const auto& [seq, c] : p.let_go) count += c;
+  p.unacked.clear();
+  p.let_go.clear();
+  p.bytes = 0;
+  lose(p, count, why);
+}
+
+void SendQueue::hold_if_left() {
+  if (!left_ || holding_ || settled()) return;
+  holding_ = true;
+  hold_.take();
+}
+
+bool SendQueue::unhold() {
+  if (!holding_ || !settled()) return false;
+  holding_ = false;
+  return true;
 }
 
 void SendQueue::resend(Peer& p, const char* why) {

@@ -20,8 +20,12 @@
 // acknowledged within a second (doubling to 4 s) is sent again, and so is
 // everything from a chunk the receiver says went missing. Up to kKeepBytes
 // per receiver are kept; past that the oldest are let go, and counted lost
-// (and logged) only if the receiver then says they did not arrive, or they
-// are still unacknowledged when this node stops.
+// (and logged) only if the receiver then says they did not arrive.
+//
+// Once the node has left, what it sent keeps the program alive until it
+// is acknowledged, for up to kGiveUpAfter (then it is counted lost and
+// logged): so a node's --stats, printed when it is idle, already count it.
+// A node that stops without leaving gives the same time in drain().
 #pragma once
 
 #include <atomic>
@@ -29,6 +33,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -49,9 +54,18 @@ class SendQueue {
   static constexpr size_t kKeepBytes = 64u << 20;  // per receiver
   static constexpr Clock::duration kResendAfter = std::chrono::seconds(1);
   static constexpr Clock::duration kResendAfterMax = std::chrono::seconds(4);
+  static constexpr Clock::duration kGiveUpAfter = std::chrono::seconds(2);
+  struct Hold {  // keeps the program alive (Runtime::hold, release_hold)
+    std::function<void()> take, release;
+  };
 
-  SendQueue(Link& link, Counters& counters, NodeId self, size_t header_bytes, size_t chunk_bytes)
-      : link_(link), counters_(counters), self_(self), header_bytes_(header_bytes), chunk_bytes_(chunk_bytes) {}
+  SendQueue(Link& link, Counters& counters, NodeId self, size_t header_bytes, size_t chunk_bytes, Hold hold)
+      : link_(link),
+        counters_(counters),
+        self_(self),
+        header_bytes_(header_bytes),
+        chunk_bytes_(chunk_bytes),
+        hold_(std::move(hold)) {}
 
   // Takes a turn's messages to one node (t's chunks, each starting with a
   // header of header_bytes), after those already queued for it; chunks are
@@ -70,9 +84,12 @@ class SendQueue {
   // The node is down: what it has not acknowledged is forgotten (messages
   // in flight to a node that dies are lost, docs/distribution.md).
   void forget(NodeId id);
-  // When stopping: waits up to `limit` for every acknowledgement; what is
-  // still unacknowledged then is counted lost and logged.
-  void drain(Clock::duration limit);
+  // The node has left: from now on unacknowledged messages hold the
+  // program, for up to kGiveUpAfter each.
+  void leaving();
+  // When stopping: waits up to kGiveUpAfter for every acknowledgement; what
+  // is still unacknowledged then is counted lost and logged.
+  void drain();
 
  private:
   struct Sent {
@@ -86,8 +103,9 @@ class SendQueue {
     std::deque<Sent> unacked;  // sent, kept to send again
     // Sent and let go (over kKeepBytes), not yet acknowledged: (seq, count).
     std::deque<std::pair<uint64_t, uint64_t>> let_go;
-    size_t bytes = 0;  // of unacked
-    Clock::time_point waiting_since;
+    size_t bytes = 0;                 // of unacked
+    Clock::time_point waiting_since;  // for resending
+    Clock::time_point progress_at;    // for giving up (after leaving)
     Clock::duration resend_after = kResendAfter;
     uint64_t asked = 0;  // the last resend a receiver asked for, and when
     Clock::time_point asked_at;
@@ -98,7 +116,11 @@ class SendQueue {
   // All with send_mutex_ held.
   void resend(Peer& p, const char* why);
   void lose(Peer& p, uint64_t messages, const char* why);
+  void give_up(Peer& p, const char* why);
   bool settled() const;
+  // Whether the hold should be released now (then done with send_mutex_ not held).
+  bool unhold();
+  void hold_if_left();
 
   Link& link_;
   Counters& counters_;
@@ -112,6 +134,10 @@ class SendQueue {
   std::mutex send_mutex_;
   std::unordered_map<NodeId, Peer> peers_;
   std::condition_variable settled_;  // with send_mutex_: for drain
+  const Hold hold_;
+  bool left_ = false;
+  Clock::time_point left_at_;
+  bool holding_ = false;
 };
 
 }  // namespace humus::rt::cluster
