@@ -88,6 +88,7 @@ void SendQueue::send() {
           lose(p, p.let_go.front().second, "no acknowledgement for over a million NATS messages");
         else
           Counters::add(counters_.lost, p.let_go.front().second);
+        p.floor = p.let_go.front().first + 1;
         p.let_go.pop_front();
       }
     }
@@ -122,9 +123,12 @@ void SendQueue::acked(NodeId from, uint64_t next, bool resend_rest) {
       for (const auto& [seq, c] : p.let_go) count += c;
       p.let_go.clear();
       lose(p, count, "not kept to be sent again");
-      const uint64_t to = p.unacked.empty() ? p.next_seq : p.unacked.front().seq;
+      p.floor = p.unacked.empty() ? p.next_seq : p.unacked.front().seq;
+    }
+    // Told again each time it asks: a "skip" can be lost like anything else.
+    if (next < p.floor) {
       std::string skip;
-      wire::put_skip(skip, self_, to);
+      wire::put_skip(skip, self_, p.floor);
       link_.publish(p.node->subject, skip.data(), skip.size());
     }
     resend(p, "it missed some");
@@ -195,6 +199,7 @@ void SendQueue::give_up(Peer& p, const char* why) {
   p.unacked.clear();
   p.let_go.clear();
   p.bytes = 0;
+  p.floor = p.next_seq;
   lose(p, count, why);
 }
 

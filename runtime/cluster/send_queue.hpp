@@ -100,6 +100,7 @@ class SendQueue {
   struct Peer {
     std::shared_ptr<Node> node;
     uint64_t next_seq = 1;
+    uint64_t floor = 1;        // chunks before this that were not acknowledged are given up (counted lost)
     std::deque<Sent> unacked;  // sent, kept to send again
     // Sent and let go (over kKeepBytes), not yet acknowledged: (seq, count).
     std::deque<std::pair<uint64_t, uint64_t>> let_go;
