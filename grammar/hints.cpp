@@ -95,11 +95,19 @@ std::string undefined_name_hint(std::string_view text, ast::Loc loc, const std::
   if (is_keyword(upper(name))) return "; keywords are upper case: write '" + upper(name) + "'";
   const std::string_view line = line_of(text, loc.line);
   const size_t at = std::min<size_t>(loc.column ? loc.column - 1 : 0, line.size());
-  // '#word ...': a symbol, where a comment was meant.
+  // '#word ...': a symbol, where a comment was meant. Not when code follows
+  // the symbol as it does in a program: a CASE arm ('#eof : f(x)'), a
+  // tuple ('#a, b'), an equation ('#a = x').
   const size_t start = first_non_blank(line);
-  if (start + 1 < line.size() && line[start] == '#' && is_word_char(line[start + 1]) && start < at)
-    return "; a comment starts with '#' and a space: '" + std::string(word_at(line, start + 1)).insert(0, "#") +
-           "' is a symbol";
+  if (start + 1 < line.size() && line[start] == '#' && is_word_char(line[start + 1]) && start < at) {
+    const std::string_view symbol = word_at(line, start + 1);
+    size_t after = start + 1 + symbol.size();
+    while (after < line.size() && (line[after] == ' ' || line[after] == '\t')) ++after;
+    const bool code_follows =
+        after < line.size() && std::string_view(":,=)]").find(line[after]) != std::string_view::npos;
+    if (!code_follows)
+      return "; a comment starts with '#' and a space: '" + std::string(symbol).insert(0, "#") + "' is a symbol";
+  }
   // 'add (x, x)': the innermost '(' still open before the name, after a word and a space.
   int depth = 0;
   for (size_t i = at; i-- > 0;) {

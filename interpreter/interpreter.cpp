@@ -117,8 +117,13 @@ CompiledUnit* Interpreter::load_capped(ast::SourcePtr source, Outcome* outcome, 
 std::string Interpreter::checks_note() const {
   const rt::RuntimeStats stats = runtime_->stats();
   if (stats.checks_passed == 0 && stats.checks_failed == 0) return "";
-  return "humus: checks: " + std::to_string(stats.checks_passed) + " passed, " + std::to_string(stats.checks_failed) +
-         " failed\n";
+  std::string note = "humus: checks: " + std::to_string(stats.checks_passed) + " passed, " +
+                     std::to_string(stats.checks_failed) + " failed" + (stats.checks_failed ? ":\n" : "\n");
+  const auto failed = runtime_->failed_checks();
+  for (const auto& f : failed) note += "  " + f.label + (f.where.empty() ? "" : " " + f.where) + "\n";
+  if (stats.checks_failed > failed.size())
+    note += "  and " + std::to_string(stats.checks_failed - failed.size()) + " more\n";
+  return note;
 }
 
 std::string Interpreter::unhandled_note() const {
@@ -129,11 +134,20 @@ std::string Interpreter::unhandled_note() const {
 }
 
 Interpreter::Outcome Interpreter::run(const CompiledUnit& unit, const std::function<void(const rt::Value&)>& on_value) {
+  Outcome result = Outcome::Ok;
   for (const auto& t : unit.stmts) {
+    check_failed_ = false;
     Outcome o = run_stmt(unit, *t, on_value);
-    if (o != Outcome::Ok) return o;
+    if (o == Outcome::Ok) continue;
+    // A failed check undoes its own statement only: the checks after it run
+    // and are counted too (docs/stdlib/testing.md). Any other error stops.
+    if (o == Outcome::RuntimeError && check_failed_ && runtime_->limit_reached() == rt::LimitKind::None) {
+      result = o;
+      continue;
+    }
+    return o;
   }
-  return Outcome::Ok;
+  return result;
 }
 
 Interpreter::Outcome Interpreter::run_source(ast::SourcePtr source, ScriptMode mode) {
@@ -362,6 +376,7 @@ Interpreter::Outcome Interpreter::run_stmt(const CompiledUnit& unit, const TopSt
   runtime_->begin_outside(cx);
   auto failed = [&](const rt::EventError& e) {
     runtime_->end_outside(cx, &e, t.source_loc);
+    check_failed_ = rt::is_failed_check(e.thrown);
     if (diagnostic_handler_) {
       const rt::SourceLoc& at = e.loc.file ? e.loc : t.source_loc;  // a host function's error: the statement
       diagnostic_handler_({at.file_name(), at.line, at.column, "error", "runtime error: " + e.message});

@@ -66,7 +66,8 @@ class Interpreter {
   // the same.
   std::string unhandled_note() const;
   // "humus: checks: N passed, M failed\n" after a run that made checks of
-  // the `testing` module (docs/stdlib/testing.md); "" otherwise.
+  // the `testing` module (docs/stdlib/testing.md), then a line for each
+  // failed one, with where it failed; "" when no check ran.
   std::string checks_note() const;
 
   // IMPORT (LANGUAGE.md section 10), for hosts: runs module `name` once per
@@ -157,6 +158,7 @@ class Interpreter {
   std::map<const ast::Source*, std::string> module_dirs_;       // a module's real folder, for its relative IMPORTs
   DiagnosticHandler diagnostic_handler_;
   bool sandbox_ = false;
+  bool check_failed_ = false;  // the last statement that failed failed a check of the `testing` module
   std::set<std::string> silenced_;
   std::filesystem::path import_root_;  // the folder IMPORT statements may not leave (import_refusal)
 };

@@ -5,6 +5,8 @@
 #include "runtime/actor.hpp"
 #include "runtime/code.hpp"
 #include "runtime/foreign.hpp"
+#include "runtime/map_trie.hpp"
+#include "runtime/packed.hpp"
 #include "runtime/value.hpp"
 
 namespace humus::rt {
@@ -38,6 +40,24 @@ void for_children(Object* o, F&& f) {
     case ObjKind::Envelope:
       f(static_cast<Envelope*>(o)->value);
       break;
+    case ObjKind::Str:
+      f(static_cast<Str*>(o)->base);  // empty, or the string whose data a slice shares
+      break;
+    case ObjKind::Map: {
+      auto* m = static_cast<Map*>(o);
+      f(m->trie);
+      f(m->items_slot());  // empty, or the list of items once made
+      break;
+    }
+    case ObjKind::MapTrie: {
+      auto* t = static_cast<MapTrie*>(o);
+      for (uint32_t i = 0; i < t->items; ++i) {
+        f(t->item_array()[i].key);
+        f(t->item_array()[i].value);
+      }
+      for (uint32_t i = 0; i < t->nodes; ++i) f(t->node_array()[i]);
+      break;
+    }
     case ObjKind::BigInt:
     case ObjKind::Native:
       break;

@@ -58,7 +58,7 @@ class BlockCode {
 
 struct Actor;
 
-// A behavior written in C++ (println, timer, random): an actor with one has
+// A behavior written in C++ (the built-in actors, runtime/builtins/devices.hpp): an actor with one has
 // a Closure over NativeBehaviorCode as its behavior, like any other actor.
 using NativeBehavior = void (*)(Actor& self, const Value& msg, Context& cx);
 class NativeBehaviorCode final : public FunctionCode {
@@ -67,6 +67,8 @@ class NativeBehaviorCode final : public FunctionCode {
   // Called as a function (it never is: Humus code cannot read a behavior), it gives ?.
   Value apply(const Closure&, const Value&, Context&) const override { return Value::undefined(); }
   bool run_behavior(const Closure& self, const Value& msg, Context& cx) const override;
+  // Runs it for `self` from another event (the console's sends, at commit).
+  void call(Actor& self, const Value& msg, Context& cx) const { fn_(self, msg, cx); }
 
  private:
   NativeBehavior fn_;

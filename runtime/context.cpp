@@ -7,6 +7,10 @@
 namespace humus::rt {
 
 void Effects::send_elsewhere(Actor* target, Value message) {
+  if (target->flags.load(std::memory_order_relaxed) & Object::kConsole) [[unlikely]] {
+    console.push_back({target, std::move(message)});
+    return;
+  }
   const bool indexed = runs.size() > kScanRuns;
   if (!indexed) {
     for (Run& r : runs)
@@ -51,9 +55,17 @@ void Effects::drop_all() {
     r.target->release();
   }
   runs.clear();
-  run_index.clear();
+  // clear() on a hash map costs its bucket count: after one event that sent
+  // to a million actors, every later event would pay for a million buckets
+  // (Savina's fjcreate ran 114x slower than Erlang). A big index goes whole.
+  if (run_index.bucket_count() > kKeepBuckets)
+    std::unordered_map<const Actor*, uint32_t>().swap(run_index);
+  else if (!run_index.empty())
+    run_index.clear();
   foreign = false;
   delayed.clear();
+  console.clear();
+  out.clear();
   become = Value();
   for (uint32_t i = 0; i < pending_count; ++i) pending[i] = Value();
   pending_code = nullptr;
@@ -64,6 +76,8 @@ void Effects::drop_all() {
   constexpr size_t kKeep = 1 << 14;
   if (runs.capacity() > kKeep) std::vector<Run>().swap(runs);
   if (delayed.capacity() > kKeep) std::vector<Delayed>().swap(delayed);
+  if (console.capacity() > kKeep) std::vector<ConsoleSend>().swap(console);
+  if (out.capacity() > (size_t(1) << 20)) std::string().swap(out);
 }
 
 }  // namespace humus::rt

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <memory>
+#include <string>
 #include <unordered_map>
 #include <vector>
 
@@ -49,10 +50,22 @@ struct Effects {
     int64_t delay_ms;
     Value target;
     Value message;
+    uint64_t timer_id = 0;  // a cancellable timer's (Timers::reserve_id), else 0
   };
-  std::vector<Run> runs;         // in the order of each target's first SEND
-  std::vector<Delayed> delayed;  // AFTER, in statement order
-  Value become;                  // empty unless BECOME ran
+  // A send to the console (println, print, testing_pass: actors flagged
+  // Object::kConsole). It is not queued: the commit writes it, in SEND
+  // order, before any message of the event can start another event, so
+  // what one event prints comes out in the order it was sent and after
+  // what the events that caused it printed (docs/scripting.md).
+  struct ConsoleSend {
+    Actor* target;  // a built-in actor, bound to a global: immortal, not counted
+    Value message;
+  };
+  std::vector<Run> runs;             // in the order of each target's first SEND
+  std::vector<Delayed> delayed;      // AFTER, in statement order
+  std::vector<ConsoleSend> console;  // in SEND order
+  std::string out;                   // what the event writes on standard output, at commit
+  Value become;                      // empty unless BECOME ran
   // Or a BECOME of a closure not made yet (a behavior factory's result):
   // its code and captured values. The commit writes them into the actor's
   // closure in place when only the actor holds it and the code is the same
@@ -67,6 +80,8 @@ struct Effects {
   bool foreign = false;
 
   bool has_become() const { return !become.empty() || pending_code; }
+  // Whether the event did anything: a send, an AFTER, output or a BECOME.
+  bool any() const { return !runs.empty() || !delayed.empty() || has_become() || !console.empty() || !out.empty(); }
 
   // Buffers AFTER delay_ms SEND message TO target.
   void delay(int64_t delay_ms, Value target, Value message) {
@@ -89,7 +104,7 @@ struct Effects {
 
   // Drops everything buffered (a failed event, or what a commit left).
   void clear() {
-    if (!runs.empty() || !delayed.empty() || has_become()) drop_all();
+    if (any()) drop_all();
   }
 
  private:
@@ -113,6 +128,7 @@ struct Effects {
 
   // Beyond this many runs, a run is found by its target in run_index.
   static constexpr size_t kScanRuns = 8;
+  static constexpr size_t kKeepBuckets = 1024;  // a run index with more buckets is dropped, not cleared
   std::unordered_map<const Actor*, uint32_t> run_index;
 };
 
@@ -153,6 +169,12 @@ struct alignas(64) Context {
   // Runtime::interrupt_events's count when the running event began: a
   // different count at a safe point means it was interrupted since.
   uint64_t epoch = 0;
+  // A CASE statement that matched no arm, or an IF statement alone in its
+  // block that took no branch, in the running event (the VM's NOMATCH):
+  // where, and which. If the event does nothing else, it is counted as not
+  // handling its message (docs/language.md, "Handled messages").
+  SourceLoc no_match{};
+  bool no_match_if = false;
 
   static void bump(std::atomic<uint64_t>& counter) {
     counter.store(counter.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);

@@ -22,4 +22,7 @@ struct EventError {
 
 [[noreturn]] void runtime_error(const SourceLoc& loc, std::string message);
 
+// Whether a THROWn value is a failed check of the `testing` module: (#FAIL, label, ...).
+bool is_failed_check(const Value& thrown);
+
 }  // namespace humus::rt

@@ -55,7 +55,9 @@ class Globals {
 
   // The standard library's own helpers (prelude_*): globals like any other,
   // left out of "did you mean" suggestions, the REPL's :globals and its completion.
-  static bool is_internal(std::string_view name) { return name.starts_with("prelude_"); }
+  // Helpers of the standard library, hidden from suggestions and listings:
+  // the prelude's own (prelude_*) and the natives its modules bind (native_*).
+  static bool is_internal(std::string_view name) { return name.starts_with("prelude_") || name.starts_with("native_"); }
   // Every bound global, in slot order (for :globals and embedding).
   std::vector<std::pair<std::string, Value>> bound() const;
 

@@ -14,6 +14,7 @@
 #include "runtime/actor.hpp"
 #include "runtime/code.hpp"
 #include "runtime/integer.hpp"
+#include "runtime/packed.hpp"
 #include "runtime/symbols.hpp"
 
 namespace humus::rt {
@@ -32,13 +33,52 @@ void append_loc(std::string& out, const SourceLoc& loc) {
   append_uint(out, loc.line);
 }
 
+// A function, block or actor as a diagnostic shows it (PrintLimit::readable).
+bool print_readable(std::string& out, Object* o) {
+  switch (o->kind) {
+    case ObjKind::Actor:
+      out += actor_label(*static_cast<Actor*>(o));
+      return true;
+    case ObjKind::Closure: {
+      const FunctionCode* code = static_cast<Closure*>(o)->code;
+      if (!code) return false;
+      out += "<function ";
+      if (!code->name.empty()) {
+        out += code->name;
+        out += ' ';
+      }
+      out += "at ";
+      append_loc(out, code->loc);
+      out += '>';
+      return true;
+    }
+    case ObjKind::Block: {
+      auto* b = static_cast<BlockValue*>(o);
+      if (!b->code) return false;
+      out += "<block at ";
+      append_loc(out, b->code->loc);
+      out += '>';
+      return true;
+    }
+    case ObjKind::Native:
+      out += "<built-in function ";
+      out += static_cast<Native*>(o)->name;
+      out += '>';
+      return true;
+    default:
+      return false;
+  }
+}
+
 // Everything but a pair.
-void print_atom(std::string& out, const Value& v) {
+void print_atom(std::string& out, const Value& v, bool readable) {
   if (v.is_small()) return append_integer(out, v);
   if (v.is_object()) {
     Object* o = v.object();
+    if (readable && print_readable(out, o)) return;
     switch (o->kind) {
-      case ObjKind::BigInt: return append_integer(out, v);
+      case ObjKind::BigInt:
+        return append_integer(out, v);
       case ObjKind::Actor:
         out += '@';
         return append_uint(out, static_cast<Actor*>(o)->id());
@@ -65,7 +105,11 @@ void print_atom(std::string& out, const Value& v) {
         out += '>';
         return;
       case ObjKind::Envelope:  // unwrapped before any program sees it
-      case ObjKind::Pair: break;  // not an atom; callers never pass one
+      case ObjKind::Pair:
+      case ObjKind::Str:
+      case ObjKind::Map:
+      case ObjKind::MapTrie:
+        break;  // not atoms; callers never pass one
     }
     out += "<pair>";
     return;
@@ -75,38 +119,40 @@ void print_atom(std::string& out, const Value& v) {
     out += symbol_name(v.symbol_id());
     return;
   }
-  if (v.is_nil()) out += "NIL";
-  else if (v.is_true()) out += "TRUE";
-  else if (v.is_false()) out += "FALSE";
-  else if (v.is_undefined()) out += '?';
-  else out += "<empty>";
+  if (v.is_nil())
+    out += "NIL";
+  else if (v.is_true())
+    out += "TRUE";
+  else if (v.is_false())
+    out += "FALSE";
+  else if (v.is_undefined())
+    out += '?';
+  else
+    out += "<empty>";
 }
-
-// Work left for later: the tail chain to resume after a parenthesized head.
-// Values are borrowed: the caller's root keeps the whole (immutable) tree alive.
-struct Resume {
-  const Value* tail;
-};
 
 // Counting what an elided value leaves out walks the rest of it, at most
 // this many steps: a value that shares its parts can be exponentially
 // larger than the memory it takes.
 constexpr uint64_t kCountBudget = 10'000'000;
 
-// The elements (atoms) of *v and of the tails on `stack`, up to the budget.
-uint64_t count_rest(const Value* v, const std::vector<Resume>& stack, bool& over) {
-  std::vector<const Value*> todo;
-  todo.reserve(stack.size() + 1);
-  for (const Resume& r : stack) todo.push_back(r.tail);
-  todo.push_back(v);
+// The elements (atoms) from `here` on and of the chains on `stack`, up to the budget.
+uint64_t count_rest(const ListCursor& here, const std::vector<ListCursor>& stack, bool& over) {
+  std::vector<ListCursor> todo(stack);
+  todo.push_back(here);
   uint64_t n = 0;
   while (!todo.empty()) {
-    const Value* cur = todo.back();
+    ListCursor c = todo.back();
     todo.pop_back();
-    for (; cur->is_pair(); cur = &cur->as<Pair>()->tail) {
-      const Value& h = cur->as<Pair>()->head;
-      if (h.is_pair())
-        todo.push_back(&h);
+    for (; c.at_pair(); c.next()) {
+      if (const Str* s = c.str()) {  // a packed string's code points at once
+        n += s->length - c.index();
+        c.skip_str();
+        break;
+      }
+      const Value& h = c.head();
+      if (h.is_cons())
+        todo.emplace_back(h);
       else
         ++n;
       if (n >= kCountBudget) {
@@ -114,7 +160,7 @@ uint64_t count_rest(const Value* v, const std::vector<Resume>& stack, bool& over
         return n;
       }
     }
-    ++n;
+    ++n;  // what ends the chain
   }
   return n;
 }
@@ -122,7 +168,7 @@ uint64_t count_rest(const Value* v, const std::vector<Resume>& stack, bool& over
 // An atom with at most `room` bytes of text (room > 0): a longer integer
 // is described by its size in bits (printing it would cost its full conversion), a
 // longer symbol is cut.
-void print_atom_within(std::string& out, const Value& v, uint64_t room) {
+void print_atom_within(std::string& out, const Value& v, uint64_t room, bool readable) {
   if (v.is_bigint()) {
     // sizeinbase 10 may be one too many; in base 2 it is exact.
     if (mpz_sizeinbase(v.as<BigInt>()->z, 10) > room) {
@@ -133,7 +179,7 @@ void print_atom_within(std::string& out, const Value& v, uint64_t room) {
     }
   }
   const size_t start = out.size();
-  print_atom(out, v);
+  print_atom(out, v, readable);
   if (out.size() - start > room) {
     size_t cut = start + size_t(room);
     while (cut > start && (static_cast<unsigned char>(out[cut]) & 0xC0) == 0x80) --cut;  // whole UTF-8 characters
@@ -150,15 +196,17 @@ void print_value(std::string& out, const Value& root, const PrintLimit& limit) {
   const uint64_t max_bytes = limit.bytes ? limit.bytes : UINT64_MAX;
   const size_t start = out.size();
   uint64_t shown = 0;
-  std::vector<Resume> stack;
-  const Value* v = &root;
+  // The chains to resume after a parenthesized head; cursors read pairs and
+  // packed values alike (packed.hpp).
+  std::vector<ListCursor> stack;
+  ListCursor c(root);
   // Before each element: stop when a bound is reached and more is to come.
   auto stop_here = [&]() {
     if (!bounded) return false;
     const uint64_t used = out.size() - start;
     if (shown < max_elements && used < max_bytes) return false;
     bool over = false;
-    const uint64_t rest = count_rest(v, stack, over);
+    const uint64_t rest = count_rest(c, stack, over);
     out += "... (";
     if (over) out += "over ";
     append_uint(out, rest);
@@ -167,31 +215,34 @@ void print_value(std::string& out, const Value& root, const PrintLimit& limit) {
   };
   auto atom = [&](const Value& a) {
     if (bounded)
-      print_atom_within(out, a, std::max<uint64_t>(64, max_bytes - std::min(max_bytes, uint64_t(out.size() - start))));
+      print_atom_within(out, a, std::max<uint64_t>(64, max_bytes - std::min(max_bytes, uint64_t(out.size() - start))),
+                        limit.readable);
     else
-      print_atom(out, a);
+      print_atom(out, a, limit.readable);
     ++shown;
   };
   for (;;) {
-    // Print the tail chain starting at *v.
-    while (v->is_pair()) {
-      const Pair* p = v->as<Pair>();
+    // Print the chain from c on.
+    while (c.at_pair()) {
       if (stop_here()) return;
-      if (p->head.is_pair()) {
+      const Value& h = c.head();
+      if (h.is_cons()) {
         out += '(';
-        stack.push_back({&p->tail});
-        v = &p->head;  // print the head's chain now, resume with the tail after ')'
+        ListCursor after = c;
+        after.next();
+        stack.push_back(after);
+        c = ListCursor(h);  // print the head's chain now, resume after ')'
         continue;
       }
-      atom(p->head);
+      atom(h);
       out += ", ";
-      v = &p->tail;
+      c.next();
     }
     if (stop_here()) return;
-    atom(*v);
+    atom(c.rest());
     if (stack.empty()) return;
     out += "), ";
-    v = stack.back().tail;
+    c = stack.back();
     stack.pop_back();
   }
 }
@@ -205,6 +256,7 @@ std::string to_string(const Value& v, const PrintLimit& limit) {
 std::string actor_label(const Actor& a) {
   std::string out;
   if (a.name() != Actor::kNoName) out = symbol_name(a.name());
+  if (a.id() == 0 && !out.empty()) return out;  // a built-in actor without a number (stdin, files, ...)
   out += '@';
   append_uint(out, a.id());
   return out;

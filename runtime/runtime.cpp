@@ -1,9 +1,10 @@
 #include "runtime/runtime.hpp"
 
 #include <cstdio>
+#include <random>
 #include <vector>
 
-#include "runtime/builtins.hpp"
+#include "runtime/builtins/functions.hpp"
 #include "runtime/cluster/cluster.hpp"
 #include "runtime/code.hpp"
 #include "runtime/integer.hpp"
@@ -20,79 +21,16 @@ void write_stderr(std::string_view s) {
   std::fwrite(s.data(), 1, s.size(), stderr);
   std::fflush(stderr);
 }
-
-void println_behavior(Actor&, const Value& msg, Context& cx) {
-  std::string line;
-  print_value(line, msg);
-  line += '\n';
-  cx.rt.write_out(line);
-}
-
-// print: a string as its UTF-8 text, anything else as println writes it.
-void print_behavior(Actor&, const Value& msg, Context& cx) {
-  std::optional<std::string> text = string_text(msg);
-  if (!text) return println_behavior(*cx.self, msg, cx);
-  *text += '\n';
-  cx.rt.write_out(*text);
-}
-
-// testing_pass: LABEL -> prints "#pass, LABEL" as println would, and counts a
-// passed check for the summary at the end of the run. A message arrives only
-// from a committed event, so a check rolled back is not counted.
-void testing_pass_behavior(Actor&, const Value& label, Context& cx) {
-  std::string line;
-  print_value(line, make_pair(Value::symbol(intern_symbol("pass")), label));
-  line += '\n';
-  cx.rt.write_out(line);
-  cx.rt.count_passed_check();
-}
 }  // namespace
-
-// timer: (dt, msg, actor) -> msg to actor after dt ms. Delayed sends are
-// effects like any other, so they follow the event's commit or rollback.
-void timer_behavior(Actor&, const Value& msg, Context& cx) {
-  if (msg.is_pair() && head(msg).is_small() && tail(msg).is_pair()) {
-    const Value& rest = tail(msg);
-    if (tail(rest).is_actor() && head(msg).small_value() >= 0) {
-      cx.fx.delayed.push_back({head(msg).small_value(), tail(rest), head(rest)});
-      return;
-    }
-  }
-  Context::bump(cx.unhandled);
-  cx.rt.report_unhandled(*cx.self, msg);
-}
-
-// random: (cust, n) -> a uniform integer in 0 .. n-1 to cust (n may be big).
-void random_behavior(Actor&, const Value& msg, Context& cx) {
-  if (msg.is_pair() && head(msg).is_actor() && tail(msg).is_small() && tail(msg).small_value() > 0) {
-    std::uniform_int_distribution<int64_t> pick(0, tail(msg).small_value() - 1);
-    cx.fx.send(head(msg).as<Actor>(), Value::small(pick(cx.rt.rng_)));
-    return;
-  }
-  if (msg.is_pair() && head(msg).is_actor() && tail(msg).is_bigint() && mpz_sgn(tail(msg).as<BigInt>()->z) > 0) {
-    // 64 random bits more than n has, reduced mod n: the bias is below 2^-64.
-    const mpz_t& n = tail(msg).as<BigInt>()->z;
-    std::vector<uint64_t> words(mpz_sizeinbase(n, 2) / 64 + 2);
-    for (auto& w : words) w = cx.rt.rng_();
-    Value v = integer_built_by([&](mpz_ptr r) {
-      mpz_import(r, words.size(), 1, sizeof(uint64_t), 0, 0, words.data());
-      mpz_mod(r, r, n);
-    });
-    cx.fx.send(head(msg).as<Actor>(), std::move(v));
-    return;
-  }
-  Context::bump(cx.unhandled);
-  cx.rt.report_unhandled(*cx.self, msg);
-}
 
 Runtime::Runtime(RuntimeOptions options)
     : options_(std::move(options)),
       dispatcher_(*this, options_.threads, options_.budget, options_.seed ? *options_.seed : 0),
       timers_(dispatcher_, dispatcher_.has_threads()),
+      devices_(*this, options_.devices, options_.sandbox, options_.seed ? *options_.seed : std::random_device{}()),
       start_time_(std::chrono::steady_clock::now()) {
   if (!options_.out) options_.out = write_stdout;
   if (!options_.err) options_.err = write_stderr;
-  rng_.seed(options_.seed ? *options_.seed : std::random_device{}());
   if (options_.tracer) {
     tracer_ = std::make_unique<Tracer>(*options_.tracer);
     timers_.set_fire_hook(
@@ -132,7 +70,9 @@ void Runtime::stop() {
     std::lock_guard lock(stop_mutex_);
     timers_.stop();
   }
+  devices_.stop();  // the standard-input reader sends into the dispatcher
   dispatcher_.stop();
+  devices_.stop();  // one a last event may have started
 }
 
 void Runtime::stop_for_limit(LimitKind kind) {
@@ -159,16 +99,10 @@ void Runtime::actor_limit_reached() {
 void Runtime::define_builtins() {
   const uint32_t first = globals_.slot(builtin_functions().front()->name);
   for (Native* fn : builtin_functions()) globals_.set(globals_.slot(fn->name), Value::share(fn));
-  globals_.guard_builtins(first, uint32_t(builtin_functions().size()));
-  static const NativeBehaviorCode println_code(println_behavior, "println"), timer_code(timer_behavior, "timer"),
-      random_code(random_behavior, "random");
-  globals_.set(globals_.slot("println"), native_actor(println_code));
-  globals_.set(globals_.slot("timer"), native_actor(timer_code));
-  globals_.set(globals_.slot("random"), native_actor(random_code));
-  static const NativeBehaviorCode print_code(print_behavior, "print");
-  globals_.set(globals_.slot("print"), system_actor(print_code));
-  static const NativeBehaviorCode testing_pass_code(testing_pass_behavior, "testing_pass");
-  globals_.set(globals_.slot("testing_pass"), system_actor(testing_pass_code));
+  // Only the functions the VM has instructions for: a program's own `text`
+  // or `split` must not turn off the fast paths of `add`.
+  globals_.guard_builtins(first, uint32_t(kCoreBuiltins));
+  devices_.define(globals_);
 }
 
 bool NativeBehaviorCode::run_behavior(const Closure&, const Value& msg, Context& cx) const {
@@ -176,7 +110,9 @@ bool NativeBehaviorCode::run_behavior(const Closure&, const Value& msg, Context&
   return true;
 }
 
-Value Runtime::native_actor(const NativeBehaviorCode& code) {
+Value Runtime::builtin_actor(const NativeBehaviorCode& code) {
+  builtin_names_.emplace_back(code.name);
+  ++builtin_numbered_;
   return new_actor(Value::adopt(Closure::make(&code, 0)), intern_symbol(code.name));
 }
 
@@ -190,6 +126,7 @@ Value Runtime::new_actor(Value behavior, uint32_t name) {
 }
 
 Value Runtime::system_actor(const NativeBehaviorCode& code) {
+  builtin_names_.emplace_back(code.name);
   return Value::adopt(heap_.make(0, intern_symbol(code.name), Value::adopt(Closure::make(&code, 0))));
 }
 
@@ -297,6 +234,26 @@ void install_pending(Actor& actor, Effects& fx) {
 }
 }  // namespace
 
+// What the event wrote, and what it sent to the console, goes out before
+// any of its messages can start another event (context.hpp, ConsoleSend).
+void Runtime::write_console(Context& cx) {
+  Effects& fx = cx.fx;
+  for (Effects::ConsoleSend& c : fx.console) {
+    if (text_trace_.load(std::memory_order_relaxed)) [[unlikely]]
+      write_err("trace: " + actor_label(*c.target) + " <- " + shown(c.message) + "\n");
+    const auto* code = static_cast<const NativeBehaviorCode*>(c.target->behavior.as<Closure>()->code);
+    code->call(*c.target, c.message, cx);
+    // It is the console actor's message-event, run here: counted as one.
+    if (cx.worker >= 0)
+      Context::bump(cx.events);
+    else
+      outside_events_.fetch_add(1, std::memory_order_relaxed);
+  }
+  fx.console.clear();
+  if (!fx.out.empty()) write_out(fx.out);
+  fx.out.clear();
+}
+
 // The effects of an event, applied (commit, commit_distributed).
 inline void Runtime::apply(Context& cx) {
   Effects& fx = cx.fx;
@@ -306,11 +263,15 @@ inline void Runtime::apply(Context& cx) {
     else if (!fx.become.empty())
       cx.self->behavior = std::move(fx.become);
   }
+  if (!fx.console.empty() || !fx.out.empty()) [[unlikely]]
+    write_console(cx);
+  // Timers before messages: a message may carry a cancellable timer's
+  // handle, whose #cancel must find the timer scheduled.
+  for (auto& d : fx.delayed) timers_.schedule(d.delay_ms, std::move(d.target), std::move(d.message), 0, d.timer_id);
   for (auto& r : fx.runs) {
     dispatcher_.enqueue_chain(r.target, r.first, r.last, r.count);
     r.first = nullptr;  // the mailbox has them now; clear() releases the target
   }
-  for (auto& d : fx.delayed) timers_.schedule(d.delay_ms, std::move(d.target), std::move(d.message));
   fx.clear();
 }
 
@@ -359,6 +320,7 @@ void Runtime::run_event(Actor& actor, Value& message, Context& cx) {
   }
   if (trace_.load(std::memory_order_relaxed)) [[unlikely]] {
     run_event_traced(actor, *msg, cx);
+    cx.no_match = {};
     cx.delivery = nullptr;
     cx.self = nullptr;
     return;
@@ -372,7 +334,10 @@ void Runtime::run_event(Actor& actor, Value& message, Context& cx) {
       cx.self = nullptr;
       return;
     }
+    const bool unhandled = cx.no_match.line && !cx.fx.any();
     commit(cx);
+    if (unhandled) [[unlikely]]
+      note_no_match(actor, *msg, cx);
   } catch (const EventError& e) {
     cx.fx.clear();
     report_error(e, &actor, msg);
@@ -386,8 +351,21 @@ void Runtime::run_event(Actor& actor, Value& message, Context& cx) {
     report_error(EventError{{}, "out of memory", Value()}, &actor, msg);
     settle_failed_delivery(cx);
   }
+  cx.no_match = {};
   cx.delivery = nullptr;
   cx.self = nullptr;
+}
+
+// A CASE statement of the event matched no arm, or a lone IF took no
+// branch, and the event did nothing else: the message counts as not
+// handled, and -W says where (the reference semantics stand otherwise).
+void Runtime::note_no_match(const Actor& actor, const Value& message, Context& cx) {
+  Context::bump(cx.unhandled);
+  if (warnings_on())
+    write_err(headline(cx.no_match, "warning") + ": actor " + actor_label(actor) +
+              " did not handle message: " + shown(message) +
+              (cx.no_match_if ? " (no branch of this IF was taken)" : " (no arm of this CASE matched)") + "\n");
+  cx.no_match = {};
 }
 
 int64_t Runtime::now_ms() const {
@@ -413,8 +391,7 @@ std::string Runtime::location(const SourceLoc& loc) const {
 void Runtime::report_error(const EventError& e, const Actor* actor, const Value* message) {
   if (limit_reached() != LimitKind::None) return;  // stopping: the limit is what gets reported
   errors_.fetch_add(1, std::memory_order_relaxed);
-  if (e.thrown.is_pair() && head(e.thrown).is_symbol() && head(e.thrown).symbol_id() == intern_symbol("FAIL"))
-    checks_failed_.fetch_add(1, std::memory_order_relaxed);
+  if (is_failed_check(e.thrown)) note_failed_check(e, actor);
   std::optional<SourceView> view;
   if (source_viewer_ && e.loc.file && e.loc.line) view = source_viewer_(e.loc);
   std::string text = headline(e.loc, "runtime error");
@@ -423,6 +400,30 @@ void Runtime::report_error(const EventError& e, const Actor* actor, const Value*
   if (view) text += view->window;
   if (message) text += "  while handling message: " + shown(*message) + "\n";
   write_err(text);
+}
+
+bool is_failed_check(const Value& thrown) {
+  static const uint32_t fail = intern_symbol("FAIL");
+  return thrown.is_pair() && head(thrown).is_symbol() && head(thrown).symbol_id() == fail;
+}
+
+// Where a check failed, for the tally: the program's line (a failure raised
+// in the library is blamed on the program's call into it), and the actor.
+// A failure of the library's own behaviors (expect_beh...) has no line of
+// the program's: the actor, with its CREATE name, says which check it was.
+void Runtime::note_failed_check(const EventError& e, const Actor* actor) {
+  checks_failed_.fetch_add(1, std::memory_order_relaxed);
+  const Value& rest = tail(e.thrown);
+  FailedCheck f{to_string(rest.is_pair() ? head(rest) : rest, options_.shown), ""};
+  if (e.loc.file && !(e.in_library && actor)) f.where = "at " + location(e.loc);
+  if (actor) f.where += (f.where.empty() ? "in actor " : ", in actor ") + actor_label(*actor);
+  std::lock_guard lock(failed_checks_mutex_);
+  if (failed_checks_.size() < kFailedChecksKept) failed_checks_.push_back(std::move(f));
+}
+
+std::vector<Runtime::FailedCheck> Runtime::failed_checks() const {
+  std::lock_guard lock(failed_checks_mutex_);
+  return failed_checks_;
 }
 
 // What has no place in a program (a built-in actor's failure or message,
@@ -459,7 +460,7 @@ void Runtime::report_unhandled(const Actor& actor, const Value& message) {
 RuntimeStats Runtime::stats() const {
   DispatchStats d = dispatcher_.stats();
   RuntimeStats s;
-  s.events = d.events;
+  s.events = d.events + outside_events_.load(std::memory_order_relaxed);
   s.unhandled = d.unhandled + dropped_outside_.load(std::memory_order_relaxed);
   s.errors = errors_.load(std::memory_order_relaxed);
   s.checks_passed = checks_passed_.load(std::memory_order_relaxed);
@@ -469,6 +470,8 @@ RuntimeStats Runtime::stats() const {
   s.cluster = cluster_->stats();
   s.cycles = cycle_stats();
   s.live_actors = heap_.live();
+  s.builtin_actors = builtin_names_.size();
+  s.builtin_numbered = builtin_numbered_;
   return s;
 }
 

@@ -15,13 +15,14 @@
 #include <memory>
 #include <mutex>
 #include <optional>
-#include <random>
 #include <string>
 #include <string_view>
 #include <thread>
+#include <vector>
 
 #include "runtime/actor.hpp"
 #include "runtime/actor_heap.hpp"
+#include "runtime/builtins/devices.hpp"
 #include "runtime/cluster/cluster_options.hpp"
 #include "runtime/code.hpp"
 #include "runtime/context.hpp"
@@ -47,7 +48,7 @@ struct RuntimeOptions {
   unsigned threads = 1;          // worker threads; 0: none, the host calls run_for (the playground)
   unsigned budget = 32;          // messages per actor turn
   std::optional<uint64_t> seed;  // for `random`; none: from the OS
-  TextSink out;                  // program output (println); default stdout
+  TextSink out;                  // program output (println, print); default stdout
   TextSink err;                  // diagnostics; default stderr
   bool trace = false;            // report every message-event, as text
   TraceSink* tracer = nullptr;   // or as records (runtime/trace.hpp); outlives the runtime
@@ -58,6 +59,10 @@ struct RuntimeOptions {
   Limits limits;           // resource limits (runtime/limits.hpp); none by default
   PrintLimit shown;        // how much of a value diagnostics and traces show (print.hpp)
   ClusterOptions cluster;  // where `cluster` reaches other nodes; none: this process only
+  // --sandbox: the devices stdin, files and clock answer (#error, reason)
+  // (runtime/builtins/devices.hpp); `devices` leaves out single ones.
+  bool sandbox = false;
+  DeviceAccess devices;
   // Asked at compiled code's safe points (every 65536 calls and tail calls):
   // true interrupts the run. For a host whose event can't be interrupted
   // from another thread (the playground: one thread, Stop in a SharedArrayBuffer).
@@ -104,11 +109,16 @@ struct RuntimeStats {
   // the built-in testing_pass, failures THROWn as (#FAIL, ...).
   uint64_t checks_passed = 0;
   uint64_t checks_failed = 0;
-  uint64_t actors = 0;      // actors created
+  uint64_t actors = 0;      // actors created, with the built-in ones that have a number (println@1, timer, random)
   uint64_t queued = 0;      // messages queued or running, and pending timers
   ClusterStats cluster;     // messages and topics across processes
   CycleStats cycles;        // the cycle collector's work
-  int64_t live_actors = 0;  // actors of this runtime not freed yet
+  int64_t live_actors = 0;  // actors of this runtime not freed yet, with every built-in one
+  // The runtime's own actors (println, timer, random, print, testing_pass,
+  // cluster): made before any program runs, never freed. `builtin_numbered`
+  // of them count in `actors`, all of them in `live_actors`.
+  uint64_t builtin_actors = 0;
+  uint64_t builtin_numbered = 0;
 };
 
 class Runtime final : public EventRunner {
@@ -133,6 +143,10 @@ class Runtime final : public EventRunner {
   // not renumber the actors of every program (@1..@3 are println, timer and
   // random); diagnostics tell them apart by name (print@0).
   Value system_actor(const NativeBehaviorCode& code);
+  // A built-in actor that has a number (@1, @2, @3: println, timer, random).
+  Value builtin_actor(const NativeBehaviorCode& code);
+  // The names of the runtime's own actors, in the order they were made.
+  const std::vector<std::string>& builtin_actor_names() const { return builtin_names_; }
   // A foreign actor (runtime/foreign.hpp) whose behavior is `code`.
   Value new_foreign_actor(const ForeignCode& code);
   // Gives an actor made by new_actor(Value()) its behavior (CREATE).
@@ -203,9 +217,20 @@ class Runtime final : public EventRunner {
 
   int64_t now_ms() const;
   // A value as diagnostics show it: cut short past options().shown.
-  std::string shown(const Value& v) const { return to_string(v, options_.shown); }
+  // A value as diagnostics show it: bounded, and readable (print.hpp).
+  std::string shown(const Value& v) const {
+    PrintLimit limit = options_.shown;
+    limit.readable = true;
+    return to_string(v, limit);
+  }
   int64_t now_us() const;
   void write_out(std::string_view text) const { options_.out(text); }
+  // The built-in actors' state (runtime/builtins/devices.hpp).
+  Devices& devices() { return devices_; }
+  // Cancellable timers (the `timer` actor's #schedule): an id for one, and
+  // taking one back before it fires.
+  uint64_t reserve_timer_id() { return timers_.reserve_id(); }
+  void cancel_timer(uint64_t id) { timers_.cancel(id); }
   void write_err(std::string_view text) const;
 
   // Set before anything runs; called from any thread (it must be safe so).
@@ -220,6 +245,13 @@ class Runtime final : public EventRunner {
   void report_error(const EventError& e, const Actor* actor, const Value* message);
   // A passed check of the `testing` module (the built-in testing_pass).
   void count_passed_check() { checks_passed_.fetch_add(1, std::memory_order_relaxed); }
+  // A failed check of the `testing` module: its label and where it failed
+  // ("t.hum:3:1", "in actor e@4"...), for the tally at the end of the run.
+  struct FailedCheck {
+    std::string label, where;
+  };
+  static constexpr size_t kFailedChecksKept = 20;  // the first ones; the tally counts the rest
+  std::vector<FailedCheck> failed_checks() const;
   // Whether what the language quietly drops or ignores is reported (-W or
   // the text --trace; a JSON trace or a diagram records it, not stderr).
   bool warnings_on() const { return options_.warn_unhandled || text_trace_.load(std::memory_order_relaxed); }
@@ -266,11 +298,11 @@ class Runtime final : public EventRunner {
   }
 
  private:
-  friend void random_behavior(Actor&, const Value&, Context&);
-  friend void timer_behavior(Actor&, const Value&, Context&);
-  Value native_actor(const NativeBehaviorCode& code);
   void define_builtins();
+  void write_console(Context& cx);
   void report_unhandled(const Actor& actor, const Value& message);
+  void note_no_match(const Actor& actor, const Value& message, Context& cx);
+  void note_failed_check(const EventError& e, const Actor* actor);
   void settle_failed_delivery(Context& cx);
   void apply(Context& cx);
   [[gnu::noinline]] void commit_distributed(Context& cx);
@@ -315,18 +347,23 @@ class Runtime final : public EventRunner {
   } finale_{this};
   Dispatcher dispatcher_;
   Timers timers_;
+  Devices devices_;  // the built-in actors' state: stopped before the dispatcher
   std::chrono::steady_clock::time_point start_time_;
   std::atomic<uint64_t> next_actor_id_{1};
   std::atomic<uint64_t> errors_{0};
+  std::vector<std::string> builtin_names_;  // written only while the runtime is made
+  uint64_t builtin_numbered_ = 0;
+  mutable std::mutex failed_checks_mutex_;
+  std::vector<FailedCheck> failed_checks_;  // the first kFailedChecksKept, in the order reported
   std::atomic<uint64_t> checks_passed_{0};
   std::atomic<uint64_t> checks_failed_{0};
   std::atomic<uint64_t> dropped_outside_{0};  // unhandled outside any worker's event (top level, hosts)
+  std::atomic<uint64_t> outside_events_{0};   // the console's events run by top-level statements and hosts
   std::atomic<bool> trace_{false};            // any trace: run_event takes the traced path
   std::atomic<bool> text_trace_{false};       // options_.trace, switchable while running
   std::unique_ptr<Tracer> tracer_;            // when options_.tracer is set
   mutable std::mutex err_mutex_;
   SourceViewer source_viewer_;
-  std::mt19937_64 rng_;  // used only inside `random`'s events, one at a time
   // Limits: UINT64_MAX when not set, so the checks are one compare.
   uint64_t max_events_ = UINT64_MAX;
   IntegerLimit integer_limit_;                // what integer arithmetic may make in this runtime's code

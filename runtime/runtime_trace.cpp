@@ -41,10 +41,13 @@ void Runtime::run_event_traced(Actor& actor, Value& message, Context& cx) {
       finish(TraceOutcome::Unhandled);
       return;
     }
+    const bool unhandled = cx.no_match.line && !cx.fx.any();
     if (t)
       commit_traced(cx, ev);
     else
       commit(cx);
+    if (unhandled) [[unlikely]]
+      note_no_match(actor, message, cx);
   } catch (const EventError& e) {
     failed(e);
   } catch (const memory::MemoryCapReached&) {
@@ -59,12 +62,14 @@ void Runtime::commit_traced(Context& cx, TraceEvent& ev) {
   std::vector<uint64_t> ids;  // the delayed sends' message ids
   ev.duration_us = now_us() - ev.time_us;
   tracer_->commit(ev, cx, ids, [&] {
-    // The delayed sends are scheduled here, each with its message id.
+    // The delayed sends are scheduled here, each with its message id, and
+    // before the messages (as apply does: a cancel must find its timer).
     std::vector<Effects::Delayed> delayed = std::move(cx.fx.delayed);
     cx.fx.delayed.clear();
-    commit(cx);
     for (size_t i = 0; i < delayed.size(); ++i)
-      timers_.schedule(delayed[i].delay_ms, std::move(delayed[i].target), std::move(delayed[i].message), ids[i]);
+      timers_.schedule(delayed[i].delay_ms, std::move(delayed[i].target), std::move(delayed[i].message), ids[i],
+                       delayed[i].timer_id);
+    commit(cx);
   });
 }
 
@@ -84,6 +89,7 @@ void Runtime::begin_outside(Context& cx) {
 }
 
 void Runtime::end_outside(Context& cx, const EventError* failed, const SourceLoc& where) {
+  cx.no_match = {};  // a top-level statement handles no message
   std::unique_ptr<TraceEvent> ev = std::move(cx.outside_trace);
   if (!ev) {
     if (failed)

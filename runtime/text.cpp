@@ -1,7 +1,6 @@
 #include "runtime/text.hpp"
 
-#include <vector>
-
+#include "runtime/packed.hpp"
 #include "runtime/symbols.hpp"
 
 namespace humus::rt {
@@ -32,12 +31,24 @@ bool is_code_point(const Value& v) {
 
 std::optional<std::string> string_text(const Value& v) {
   std::string out;
-  const Value* p = &v;
-  for (; p->is_pair(); p = &tail(*p)) {
-    if (!is_code_point(head(*p))) return std::nullopt;
-    append_utf8(out, uint32_t(head(*p).small_value()));
+  if (v.is_str()) {  // the common case, in one step
+    const Str* s = v.as<Str>();
+    if (s->shift == 0) {
+      bool ascii = true;
+      for (uint32_t i = 0; i < s->length && ascii; ++i) ascii = s->data[i] < 0x80;
+      if (ascii) return std::string(reinterpret_cast<const char*>(s->data), s->length);
+    }
+    out.reserve(s->length);
+    for (uint32_t i = 0; i < s->length; ++i) append_utf8(out, s->at(i));
+    return out;
   }
-  if (!p->is_nil()) return std::nullopt;
+  ListCursor c(v);
+  for (; c.at_pair(); c.next()) {
+    uint32_t cp;
+    if (!c.head_code_point(cp)) return std::nullopt;
+    append_utf8(out, cp);
+  }
+  if (!c.rest().is_nil()) return std::nullopt;
   return out;
 }
 
@@ -47,24 +58,6 @@ std::optional<std::string> name_text(const Value& v) {
   return string_text(v);
 }
 
-std::optional<Value> text_string(std::string_view s) {
-  std::vector<uint32_t> cps;
-  for (size_t i = 0; i < s.size();) {
-    auto b = static_cast<unsigned char>(s[i]);
-    int len = b < 0x80 ? 1 : (b >> 5) == 6 ? 2 : (b >> 4) == 14 ? 3 : (b >> 3) == 30 ? 4 : 0;
-    if (len == 0 || i + len > s.size()) return std::nullopt;
-    uint32_t cp = len == 1 ? b : b & (0x7F >> len);
-    for (int k = 1; k < len; ++k) {
-      auto c = static_cast<unsigned char>(s[i + k]);
-      if ((c >> 6) != 2) return std::nullopt;
-      cp = (cp << 6) | (c & 0x3F);
-    }
-    cps.push_back(cp);
-    i += len;
-  }
-  Value out = Value::nil();
-  for (size_t i = cps.size(); i-- > 0;) out = make_pair(Value::small(cps[i]), std::move(out));
-  return out;
-}
+std::optional<Value> text_string(std::string_view s) { return str_from_utf8(s); }
 
 }  // namespace humus::rt

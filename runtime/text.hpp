@@ -17,7 +17,8 @@ bool is_code_point(const Value& v);
 // The UTF-8 text of a string (a proper list of code points, NIL included);
 // none for anything else.
 std::optional<std::string> string_text(const Value& v);
-// The string (list of code points) of UTF-8 text; none when it is not valid UTF-8.
+// The string of UTF-8 text, packed (str.hpp); none when it is not valid
+// UTF-8 (overlong forms and surrogates included).
 std::optional<Value> text_string(std::string_view utf8);
 // A symbol's name, or a string's text: how names are given (topics,
 // published actors, groups). None for anything else.

@@ -20,13 +20,16 @@ void Timers::stop() {
   }
   cv_.notify_all();
   thread_.reset();
-  while (!heap_.empty()) {
-    heap_.pop();
-    dispatcher_.release();
+  std::map<Key, Entry> dropped;
+  {
+    std::lock_guard lock(mutex_);
+    dropped.swap(pending_);
+    by_id_.clear();
   }
+  for (size_t i = 0; i < dropped.size(); ++i) dispatcher_.release();
 }
 
-void Timers::schedule(int64_t delay_ms, Value target, Value message, uint64_t tag) {
+void Timers::schedule(int64_t delay_ms, Value target, Value message, uint64_t tag, uint64_t id) {
   dispatcher_.hold();
   {
     std::lock_guard lock(mutex_);
@@ -35,32 +38,55 @@ void Timers::schedule(int64_t delay_ms, Value target, Value message, uint64_t ta
       return;
     }
     // A delay past the clock's range (about 292 years) never comes.
-    auto due = deadline_after_ms(Clock::now(), delay_ms);
-    heap_.push(Entry{due, seq_++, std::move(target), std::move(message), tag});
+    const Key key{deadline_after_ms(Clock::now(), delay_ms), seq_++};
+    pending_.emplace(key, Entry{std::move(target), std::move(message), tag, id});
+    if (id) by_id_.emplace(id, key);
   }
   cv_.notify_one();
 }
 
+bool Timers::cancel(uint64_t id) {
+  Entry gone{};  // its values are released outside the lock
+  {
+    std::lock_guard lock(mutex_);
+    auto it = by_id_.find(id);
+    if (it == by_id_.end()) return false;
+    auto node = pending_.find(it->second);
+    by_id_.erase(it);
+    if (node == pending_.end()) return false;
+    gone = std::move(node->second);
+    pending_.erase(node);
+  }
+  dispatcher_.release();  // it holds the program no longer
+  return true;
+}
+
 size_t Timers::pending() const {
   std::lock_guard lock(mutex_);
-  return heap_.size();
+  return pending_.size();
+}
+
+Timers::Entry Timers::pop_first() {
+  auto first = pending_.begin();
+  Entry e = std::move(first->second);
+  if (e.id) by_id_.erase(e.id);
+  pending_.erase(first);
+  return e;
 }
 
 void Timers::thread_main() {
   std::unique_lock lock(mutex_);
   while (!stopping_) {
-    if (heap_.empty()) {
+    if (pending_.empty()) {
       cv_.wait(lock);
       continue;
     }
-    auto due = heap_.top().due;
+    auto due = pending_.begin()->first.first;
     if (Clock::now() < due) {
       cv_.wait_until(lock, due);
       continue;
     }
-    // priority_queue::top is const; the entry is popped right after, so moving out is safe.
-    Entry e = std::move(const_cast<Entry&>(heap_.top()));
-    heap_.pop();
+    Entry e = pop_first();
     lock.unlock();
     deliver(e);
     lock.lock();
@@ -77,11 +103,11 @@ void Timers::deliver(Entry& e) {
 
 int64_t Timers::fire_due(bool* fired) {
   std::unique_lock lock(mutex_);
-  while (!stopping_ && !heap_.empty()) {
+  while (!stopping_ && !pending_.empty()) {
     const auto now = Clock::now();
-    if (heap_.top().due > now) return std::chrono::ceil<std::chrono::milliseconds>(heap_.top().due - now).count();
-    Entry e = std::move(const_cast<Entry&>(heap_.top()));
-    heap_.pop();
+    const auto due = pending_.begin()->first.first;
+    if (due > now) return std::chrono::ceil<std::chrono::milliseconds>(due - now).count();
+    Entry e = pop_first();
     lock.unlock();
     deliver(e);
     *fired = true;

@@ -4,6 +4,7 @@
 #include "runtime/code.hpp"
 #include "runtime/context.hpp"
 #include "runtime/print.hpp"
+#include "runtime/symbols.hpp"
 
 namespace humus::rt {
 
@@ -54,11 +55,21 @@ std::string describe_behavior(const Value& behavior) {
   return describe_code(*c->code, c->captures(), c->count);
 }
 
+std::string actor_label(uint64_t id, const std::string& name) {
+  if (id == 0) return "top level";
+  return name + "@" + std::to_string(id);
+}
+
+namespace {
+std::string name_of(uint32_t symbol) { return symbol == Actor::kNoName ? std::string() : symbol_name(symbol); }
+}  // namespace
+
 void Tracer::begin(TraceEvent& ev, const Actor* actor) {
   tl_tracing = true;
   tl_created.clear();
   if (!actor) return;
   ev.actor = actor->id();
+  ev.name = name_of(actor->name());
   ev.behavior = describe_behavior(actor->behavior);
   std::lock_guard lock(mutex_);
   auto it = queued_.find(actor->id());
@@ -69,6 +80,7 @@ void Tracer::begin(TraceEvent& ev, const Actor* actor) {
   ev.message_id = q.id;
   ev.from = q.from;
   ev.after_ms = q.after_ms;
+  ev.from_name = name_of(q.from_name);
 }
 
 void Tracer::note_created(const Value& actor) {
@@ -76,8 +88,10 @@ void Tracer::note_created(const Value& actor) {
 }
 
 void Tracer::record_created(TraceEvent& ev) {
-  for (const Value& a : tl_created)
-    ev.created.push_back({a.as<Actor>()->id(), describe_behavior(a.as<Actor>()->behavior)});
+  for (const Value& a : tl_created) {
+    const Actor* actor = a.as<Actor>();
+    ev.created.push_back({actor->id(), describe_behavior(actor->behavior), name_of(actor->name())});
+  }
   tl_created.clear();
   tl_tracing = false;
 }
@@ -90,13 +104,15 @@ void Tracer::record_effects(TraceEvent& ev, Context& cx, std::vector<uint64_t>& 
   else if (!fx.become.empty())
     ev.become = describe_behavior(fx.become);
   const uint64_t from = cx.self ? cx.self->id() : 0;
+  const uint32_t from_name = cx.self ? cx.self->name() : Actor::kNoName;
   for (const Effects::Run& r : fx.runs) {
     auto& queue = queued_[r.target->id()];
+    const std::string to_name = name_of(r.target->name());
     // The run's messages: single nodes and batches, linked from first to last.
     for (Message* m = r.first;; m = m->next.load(std::memory_order_relaxed)) {
       auto record = [&](const Value& v) {
-        ev.sent.push_back({next_id_, r.target->id(), to_string(v, kTraceShown), -1});
-        queue.push_back({next_id_++, from, -1});
+        ev.sent.push_back({next_id_, r.target->id(), to_string(v, kTraceShown), -1, to_name});
+        queue.push_back({next_id_++, from, -1, from_name});
       };
       if (!m->is_batch()) {
         record(m->payload);
@@ -107,11 +123,24 @@ void Tracer::record_effects(TraceEvent& ev, Context& cx, std::vector<uint64_t>& 
       if (m == r.last) break;
     }
   }
+  for (const Effects::ConsoleSend& c : fx.console) {
+    ev.sent.push_back({next_id_, c.target->id(), to_string(c.message, kTraceShown), -1, name_of(c.target->name())});
+    TraceEvent& e = console_.emplace_back();
+    e.time_us = ev.time_us + ev.duration_us;
+    e.worker = ev.worker;
+    e.actor = c.target->id();
+    e.name = name_of(c.target->name());
+    e.behavior = describe_behavior(c.target->behavior);
+    e.message_id = next_id_++;
+    e.from = from;
+    e.from_name = name_of(from_name);
+    e.message = ev.sent.back().message;
+  }
   ids.clear();
   for (const Effects::Delayed& d : fx.delayed) {
-    const uint64_t to = d.target.as<Actor>()->id();
-    ev.sent.push_back({next_id_, to, to_string(d.message, kTraceShown), d.delay_ms});
-    delayed_[next_id_] = {next_id_, from, d.delay_ms};
+    const Actor* target = d.target.as<Actor>();
+    ev.sent.push_back({next_id_, target->id(), to_string(d.message, kTraceShown), d.delay_ms, name_of(target->name())});
+    delayed_[next_id_] = {next_id_, from, d.delay_ms, from_name};
     ids.push_back(next_id_++);
   }
 }
@@ -120,6 +149,11 @@ void Tracer::finish(TraceEvent& ev) {
   record_created(ev);
   std::lock_guard lock(mutex_);
   emit(ev);
+}
+
+void Tracer::emit_console() {
+  for (TraceEvent& e : console_) emit(e);
+  console_.clear();
 }
 
 void Tracer::emit(TraceEvent& ev) {

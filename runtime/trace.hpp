@@ -37,12 +37,18 @@ struct TraceSend {
   uint64_t to = 0;        // the target actor
   std::string message;    // printed, about kTraceTextLimit bytes at most (then "... (N more)")
   int64_t after_ms = -1;  // a delayed send (AFTER, the timer actor): its delay; -1 for SEND
+  std::string to_name;    // the target's CREATE name (greeter for greeter@4); empty: none
 };
 
 struct TraceActor {
   uint64_t id = 0;
   std::string behavior;  // see describe_behavior
+  std::string name;      // its CREATE name; empty: none (NEW)
 };
+
+// An actor as diagnostics and the text trace name it, from its number and
+// CREATE name: greeter@4, or @4 without a name, "top level" for 0.
+std::string actor_label(uint64_t id, const std::string& name);
 
 struct TraceEvent {
   uint64_t seq = 0;     // 1, 2, ... in the order events finished
@@ -59,8 +65,10 @@ struct TraceEvent {
   std::vector<TraceActor> created;
   std::string become;  // the new behavior, if BECOME ran and the event committed
   TraceOutcome outcome = TraceOutcome::Committed;
-  std::string error;  // Failed: what went wrong
-  SourceLoc where;    // Failed: where; a top-level statement: the statement
+  std::string error;      // Failed: what went wrong
+  SourceLoc where;        // Failed: where; a top-level statement: the statement
+  std::string name;       // the actor's CREATE name; empty: none
+  std::string from_name;  // the sender's CREATE name; empty: none
 };
 
 // Where traced events go (the JSON writer, the diagram). Called once per
@@ -100,6 +108,7 @@ class Tracer {
     record_effects(ev, cx, ids);
     commit();
     emit(ev);
+    emit_console();
   }
   // A failed or unhandled event (its effects were dropped).
   void finish(TraceEvent& ev);
@@ -107,7 +116,7 @@ class Tracer {
   template <class Enqueue>
   void outside_send(uint64_t to, Enqueue&& enqueue) {
     std::lock_guard lock(mutex_);
-    queued_[to].push_back({next_id_++, 0, -1});
+    queued_[to].push_back({next_id_++, 0, -1, kNoName});
     enqueue();
   }
   // The timer of delayed send `id` fired: its message goes into the
@@ -115,7 +124,7 @@ class Tracer {
   template <class Enqueue>
   void fire(uint64_t id, uint64_t to, Enqueue&& enqueue) {
     std::lock_guard lock(mutex_);
-    Queued q{id, 0, -1};
+    Queued q{id, 0, -1, kNoName};
     if (auto it = delayed_.find(id); it != delayed_.end()) {
       q = it->second;
       delayed_.erase(it);
@@ -127,14 +136,19 @@ class Tracer {
   static void note_created(const Value& actor);
 
  private:
+  static constexpr uint32_t kNoName = UINT32_MAX;  // Actor::kNoName
   struct Queued {
     uint64_t id;
     uint64_t from;
     int64_t after_ms;
+    uint32_t from_name;  // the sender's CREATE name, a symbol
   };
   void record_effects(TraceEvent& ev, Context& cx, std::vector<uint64_t>& ids);
   void record_created(TraceEvent& ev);
   void emit(TraceEvent& ev);
+  // The console's sends of the event just emitted: each an event of the
+  // console actor that handled it at once (context.hpp, ConsoleSend).
+  void emit_console();
 
   TraceSink& sink_;
   std::mutex mutex_;
@@ -142,6 +156,7 @@ class Tracer {
   uint64_t next_seq_ = 1;
   std::unordered_map<uint64_t, std::deque<Queued>> queued_;  // by actor: its messages not yet handled
   std::unordered_map<uint64_t, Queued> delayed_;             // by id: delayed sends not yet fired
+  std::vector<TraceEvent> console_;                          // emit_console's, made by record_effects
 };
 
 }  // namespace humus::rt

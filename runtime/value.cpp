@@ -14,6 +14,8 @@
 #include "runtime/code.hpp"
 #include "runtime/foreign.hpp"
 #include "runtime/integer.hpp"
+#include "runtime/map_trie.hpp"
+#include "runtime/packed.hpp"
 #include "runtime/value.hpp"
 
 namespace humus::rt {
@@ -34,7 +36,11 @@ Kind Value::kind() const {
   if (is_object()) {
     switch (object()->kind) {
       case ObjKind::Pair:
+      case ObjKind::Str:
+      case ObjKind::Map:
         return Kind::Pair;
+      case ObjKind::MapTrie:
+        return Kind::Undefined;  // never seen by programs
       case ObjKind::BigInt:
         return Kind::Integer;
       case ObjKind::Actor:
@@ -149,6 +155,18 @@ void destroy(Object* o) {
     case ObjKind::Envelope:
       delete static_cast<Envelope*>(o);  // an unsettled ticket abandons its delivery
       break;
+    case ObjKind::Str: {
+      auto* str = static_cast<Str*>(o);
+      str->~Str();  // a slice releases the string it slices
+      ::operator delete(static_cast<void*>(str));
+      break;
+    }
+    case ObjKind::Map:
+      delete static_cast<Map*>(o);
+      break;
+    case ObjKind::MapTrie:
+      MapTrie::destroy(static_cast<MapTrie*>(o));
+      break;
   }
   if (detail::count_objects.load(std::memory_order_relaxed)) [[unlikely]]
     detail::live_count.fetch_sub(1, std::memory_order_relaxed);
@@ -228,6 +246,21 @@ void clear_contents(Object* o) {
     case ObjKind::Envelope:
       static_cast<Envelope*>(o)->value = Value();
       break;
+    case ObjKind::Str:
+      static_cast<Str*>(o)->base = Value();
+      break;
+    case ObjKind::Map: {
+      auto* m = static_cast<Map*>(o);
+      m->trie = Value();
+      m->items_slot() = Value();
+      break;
+    }
+    case ObjKind::MapTrie: {
+      auto* t = static_cast<MapTrie*>(o);
+      for (uint32_t i = 0; i < t->items; ++i) t->item_array()[i].key = t->item_array()[i].value = Value();
+      for (uint32_t i = 0; i < t->nodes; ++i) t->node_array()[i] = Value();
+      break;
+    }
     case ObjKind::BigInt:
     case ObjKind::Native:
       break;

@@ -35,6 +35,9 @@ enum class ObjKind : uint8_t {
   Block,     // a block value: compiled statements + saved frame
   Native,    // a built-in function implemented in C++
   Envelope,  // a message delivered from a topic, unwrapped before any behavior sees it (foreign.hpp)
+  Str,       // a packed string: behaves as the list of its code points (packed.hpp)
+  Map,       // a packed map: behaves as the list of its items (key, value) in key order (packed.hpp)
+  MapTrie,   // a node of a map's trie (map_trie.hpp): held by maps only, never seen by programs
 };
 
 struct Object;
@@ -59,6 +62,7 @@ struct Object {
   static constexpr uint8_t kImmortal = 1;
   static constexpr uint8_t kForeign = 2;  // an actor standing for a remote actor or a topic (foreign.hpp)
   static constexpr uint8_t kInHeap = 4;   // an actor in an ActorHeap's chunk (actor_heap.hpp), not from new
+  static constexpr uint8_t kConsole = 8;  // println, print, testing_pass: sends are written at commit (context.hpp)
 
   // Six bytes: a derived kind may use the two bytes of tail padding (Actor
   // keeps its scheduling state there, to fit in one cache line).
@@ -148,7 +152,14 @@ class Value {
   bool is_undefined() const { return bits_ == kUndef; }
   bool is_symbol() const { return (bits_ & 0xF) == 0x6; }
   bool is(ObjKind k) const { return is_object() && object()->kind == k; }
+  // A Pair object. Packed values are pairs to programs too (packed.hpp):
+  // is_cons() asks for a pair of any kind.
   bool is_pair() const { return is(ObjKind::Pair); }
+  bool is_str() const { return is(ObjKind::Str); }
+  bool is_cons() const {
+    return is_object() &&
+           (object()->kind == ObjKind::Pair || object()->kind == ObjKind::Str || object()->kind == ObjKind::Map);
+  }
   bool is_bigint() const { return is(ObjKind::BigInt); }
   bool is_integer() const { return is_small() || is_bigint(); }
   bool is_actor() const { return is(ObjKind::Actor); }

@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# Installs what Humus needs to build (Debian packages, through apt-get) and
+# Installs what Humus needs to build and test (Debian packages, through apt-get) and
 # builds it into build/. Safe to run again: it installs only what is missing
 # and rebuilds only what changed. Set HUMUS_WERROR=1 to make warnings errors.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(g++ cmake ninja-build pkg-config tao-pegtl-dev doctest-dev libspdlog-dev libfmt-dev libgmp-dev libcli11-dev libedit-dev libmimalloc-dev
-  libnats-dev libmsgpack-cxx-dev nats-server nlohmann-json3-dev openssl)
+  libnats-dev libmsgpack-cxx-dev nats-server nlohmann-json3-dev openssl
+  chromium)  # the diagram's rendering test (tests/web/diagram_render_test.mjs)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

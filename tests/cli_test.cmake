@@ -133,9 +133,10 @@ expect(threads_seed 0 "^#ok, 3\n$" "on 1 worker threads" ARGS --log-level info -
 expect(threads_seed_explicit 0 "^#ok, 3\n$" "on 3 worker threads" ARGS --log-level info --seed 7 --threads 3 ok.hum)
 expect(trace 0 "^#ok, 3\n$" "trace: println@1 <- #ok, 3" ARGS --trace ok.hum)
 expect(trace_text 0 "^#ok, 3\n$" "trace: println@1 <- #ok, 3" ARGS --trace=text ok.hum)
-# --trace=json: one object per event (docs/trace.schema.json; the schema test checks every field).
+# --trace=json: one object per event (docs/trace.schema.json; the schema test checks every field),
+# actors with their CREATE names (println@1 is "name":"println").
 expect(trace_json 0 "^#ok, 3\n$"
-       "^{\"event\":1,[^\n]*\"actor\":null,\"statement\":{\"file\":\"ok.hum\",\"line\":1,\"column\":1},\"sent\":\\[{\"id\":1,\"to\":1,\"message\":\"#ok, 3\"}\\][^\n]*\n{\"event\":2,[^\n]*\"actor\":1,\"behavior\":\"println\",\"message_id\":1,\"from\":null,\"message\":\"#ok, 3\"[^\n]*\"outcome\":\"committed\"}\n$"
+       "^{\"event\":1,[^\n]*\"actor\":null,\"statement\":{\"file\":\"ok.hum\",\"line\":1,\"column\":1},\"sent\":\\[{\"id\":1,\"to\":1,\"to_name\":\"println\",\"message\":\"#ok, 3\"}\\][^\n]*\n{\"event\":2,[^\n]*\"actor\":1,\"name\":\"println\",\"behavior\":\"println\",\"message_id\":1,\"from\":null,\"message\":\"#ok, 3\"[^\n]*\"outcome\":\"committed\"}\n$"
        ARGS --trace=json ok.hum)
 expect(trace_json_failed 1 "^$" "runtime.hum:1:20: runtime error.*\"outcome\":\"failed\",\"error\":{\"message\":\"THROW #boom\",\"file\":\"runtime.hum\",\"line\":1,\"column\":20}}\n$"
        ARGS --trace=json runtime.hum)
@@ -150,10 +151,10 @@ expect(trace_bad_format 2 "^$" "--trace: xml not in {text,json}" ARGS --trace=xm
 expect(trace_file_without_json 2 "^$" "^humus: --trace-file needs --trace=json\n$" ARGS --trace-file t.jsonl ok.hum)
 expect(trace_file_unwritable 2 "^$" "^humus: cannot write 'no/such/dir/t.jsonl': No such file or directory\n$"
        ARGS --trace=json --trace-file no/such/dir/t.jsonl ok.hum)
-# --diagram: the run's sequence diagram as SVG, also when an event failed.
+# --diagram: the run's sequence diagram as SVG, also when an event failed; lifelines by CREATE name (a@4).
 expect(diagram 1 "^$" "runtime error" ARGS --diagram run.svg runtime.hum)
 file(READ "${DIR}/run.svg" svg)
-if(NOT svg MATCHES "^<svg xmlns=\"http://www.w3.org/2000/svg\".*>@4<.*class=\"failed\">[^<]+ THROW #boom<.*</svg>\n$")
+if(NOT svg MATCHES "^<svg xmlns=\"http://www.w3.org/2000/svg\".*>a@4<.*class=\"failed\">[^<]+ THROW #boom<.*</svg>\n$")
   message("FAIL diagram: run.svg is [${svg}]")
   math(EXPR failures "${failures} + 1")
 endif()

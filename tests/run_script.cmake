@@ -8,7 +8,12 @@
 #   name.status  expected exit status (default: 0)
 #   name.args    extra command-line arguments, one per line (default: --threads 1)
 #   name.stdin   text fed to standard input
+#   name.ordered with -DTHREADS=N too, the output must come in this order
+#                (a program whose output order its causality fixes)
 # The script runs from its own folder, so diagnostics name it "name.hum".
+# With -DWORKDIR=<dir> it runs from a fresh copy of itself in <dir> instead,
+# with the files of the folder name.files/ beside it (programs that write
+# files: nothing is left in the source tree).
 #
 # With -DTHREADS=N the script runs on N worker threads instead, and its
 # output is compared as a sorted list of lines: which actor runs first is no
@@ -55,9 +60,20 @@ if(EXISTS "${dir}/${base}.stdin")
   set(input_arg INPUT_FILE "${dir}/${base}.stdin")
 endif()
 
+set(run_dir "${dir}")
+if(DEFINED WORKDIR)
+  file(REMOVE_RECURSE "${WORKDIR}")
+  file(MAKE_DIRECTORY "${WORKDIR}")
+  file(COPY "${SCRIPT}" DESTINATION "${WORKDIR}")
+  if(IS_DIRECTORY "${dir}/${base}.files")
+    file(COPY "${dir}/${base}.files/" DESTINATION "${WORKDIR}")
+  endif()
+  set(run_dir "${WORKDIR}")
+endif()
+
 execute_process(
   COMMAND "${HUMUS}" ${args} "${file}"
-  WORKING_DIRECTORY "${dir}"
+  WORKING_DIRECTORY "${run_dir}"
   ${input_arg}
   OUTPUT_VARIABLE out
   ERROR_VARIABLE err
@@ -71,7 +87,7 @@ function(sorted_lines text out_var)
   list(SORT lines)
   set(${out_var} "${lines}" PARENT_SCOPE)
 endfunction()
-if(DEFINED THREADS)
+if(DEFINED THREADS AND NOT EXISTS "${dir}/${base}.ordered")
   foreach(v out expected_out err expected_err)
     sorted_lines("${${v}}" ${v})
   endforeach()

@@ -71,8 +71,9 @@ struct Options {
   unsigned threads = 1;          // worker threads
   unsigned budget = 32;          // messages an actor handles per turn
   std::optional<uint64_t> seed;  // `random` (and the dispatcher's choices); none: from the OS
-  // Program output (println). Default: stdout. Called from worker threads,
-  // one call per line, never two at once for the same line.
+  // Program output (println, print). Default: stdout. Called from worker
+  // threads, once per event with whole lines: what one event printed, in
+  // the order it was sent (docs/scripting.md, "One console").
   std::function<void(std::string_view)> out;
   // Text of asynchronous diagnostics: errors in actors, traces, warnings.
   // Default: the logger if set, else stderr.
@@ -82,8 +83,18 @@ struct Options {
   bool prelude = true;  // import stdlib/prelude.hum first
   // No file access from Humus code, for hosts that run code they do not
   // trust: IMPORT statements take standard-library names only (the host's
-  // own load_file and import are not restricted).
+  // own load_file and import are not restricted), and the devices below
+  // answer every request (#error, reason).
   bool sandbox = false;
+  // The built-in actors that reach outside the program (docs/scripting.md):
+  // `stdin` reads this process's standard input (off by default: it is
+  // usually the host's own), `files` reads and writes files, `clock` tells
+  // the time. One left out answers (#error, reason).
+  struct Devices {
+    bool stdin = false;
+    bool files = true;
+    bool clock = true;
+  } devices;
   bool trace = false;  // report every message-event
   // Report messages dropped (unhandled, or sent to a non-actor) and values
   // quietly ignored (a non-function applied, a statement's non-block value).

@@ -127,6 +127,7 @@ humus::rt::RuntimeOptions runtime_options(const Options& o) {
   ro.err = humus::cli::write_stderr;
   ro.cluster = o.cluster;
   ro.cycle_check = o.cycle_check;
+  ro.sandbox = o.sandbox;
   // The process ends with the runtime: what only cycles hold is left to the
   // operating system, unless a leak checker is to see that nothing leaks.
 #ifdef HUMUS_CHECKS

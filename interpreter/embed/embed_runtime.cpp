@@ -182,6 +182,10 @@ struct __attribute__((visibility("hidden"))) Runtime::Impl {
         log(level_of(s), s);
       };
     ro.trace = options.trace;
+    ro.sandbox = options.sandbox;
+    ro.devices.stdin = options.devices.stdin;
+    ro.devices.files = options.devices.files;
+    ro.devices.clock = options.devices.clock;
     ro.warn_unhandled = options.warn_unhandled;
     ro.cycle_check = options.cycle_check;
     ro.limits.max_events = options.limits.max_events;

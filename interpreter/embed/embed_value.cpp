@@ -8,6 +8,7 @@
 #include "humus/value.hpp"
 #include "runtime/equality.hpp"
 #include "runtime/integer.hpp"
+#include "runtime/packed.hpp"
 #include "runtime/print.hpp"
 #include "runtime/symbols.hpp"
 #include "runtime/text.hpp"
@@ -122,16 +123,16 @@ Kind Value::kind() const { return static_cast<Kind>(view(*this).kind()); }
 static_assert(int(rt::Kind::Block) == int(Kind::Block) && int(rt::Kind::Pair) == int(Kind::Pair));
 
 bool Value::is_list() const {
-  const rt::Value* v = &view(*this);
-  while (v->is_pair()) v = &rt::tail(*v);
-  return v->is_nil();
+  rt::ListCursor c(view(*this));
+  while (c.at_pair()) c.next();
+  return c.rest().is_nil();
 }
 
 bool Value::is_string() const {
-  const rt::Value* v = &view(*this);
-  for (; v->is_pair(); v = &rt::tail(*v))
-    if (!rt::is_code_point(rt::head(*v))) return false;
-  return v->is_nil();
+  rt::ListCursor c(view(*this));
+  for (uint32_t cp; c.at_pair(); c.next())
+    if (!c.head_code_point(cp)) return false;
+  return c.rest().is_nil();
 }
 
 bool Value::fits_int64() const {
@@ -163,41 +164,44 @@ std::string Value::symbol_name() const {
 
 Value Value::head() const {
   if (!is_pair()) wrong_kind("a pair", *this);
-  return from_raw_bits(rt::head(view(*this)).bits());
+  const rt::Value& v = view(*this);
+  if (!v.is_pair()) return adopt(rt::head(rt::expand(v)));  // a packed value (runtime/packed.hpp)
+  return from_raw_bits(rt::head(v).bits());
 }
 
 Value Value::tail() const {
   if (!is_pair()) wrong_kind("a pair", *this);
-  return from_raw_bits(rt::tail(view(*this)).bits());
+  const rt::Value& v = view(*this);
+  if (!v.is_pair()) return adopt(rt::tail(rt::expand(v)));
+  return from_raw_bits(rt::tail(v).bits());
 }
 
 std::vector<Value> Value::to_vector() const {
   if (!is_list()) wrong_kind("a list", *this);
   std::vector<Value> out;
-  for (const rt::Value* v = &view(*this); v->is_pair(); v = &rt::tail(*v))
-    out.push_back(from_raw_bits(rt::head(*v).bits()));
+  for (rt::ListCursor c(view(*this)); c.at_pair(); c.next()) out.push_back(from_raw_bits(c.head().bits()));
   return out;
 }
 
 std::vector<Value> Value::tuple_elements(size_t n) const {
   std::vector<Value> out;
   if (n == 0) return out;
-  const rt::Value* v = &view(*this);
+  rt::Value v = view(*this);
   for (size_t i = 0; i + 1 < n; ++i) {
-    if (!v->is_pair()) wrong_kind(("a " + std::to_string(n) + "-tuple").c_str(), *this);
-    out.push_back(from_raw_bits(rt::head(*v).bits()));
-    v = &rt::tail(*v);
+    if (v.is_cons() && !v.is_pair()) v = rt::expand(v);
+    if (!v.is_pair()) wrong_kind(("a " + std::to_string(n) + "-tuple").c_str(), *this);
+    out.push_back(from_raw_bits(rt::head(v).bits()));
+    rt::Value rest = rt::tail(v);
+    v = std::move(rest);
   }
-  out.push_back(from_raw_bits(v->bits()));
+  out.push_back(adopt(std::move(v)));
   return out;
 }
 
 std::string Value::as_string() const {
-  if (!is_string()) wrong_kind("a string (a list of code points)", *this);
-  std::string out;
-  for (const rt::Value* v = &view(*this); v->is_pair(); v = &rt::tail(*v))
-    rt::append_utf8(out, uint32_t(rt::head(*v).small_value()));
-  return out;
+  std::optional<std::string> text = rt::string_text(view(*this));
+  if (!text) wrong_kind("a string (a list of code points)", *this);
+  return std::move(*text);
 }
 
 std::string Value::to_string() const { return rt::to_string(view(*this)); }

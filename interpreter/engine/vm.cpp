@@ -26,10 +26,11 @@
 
 #include "grammar/suggest.hpp"
 #include "runtime/actor.hpp"
-#include "runtime/builtins.hpp"
+#include "runtime/builtins/functions.hpp"
 #include "runtime/equality.hpp"
 #include "runtime/integer.hpp"
 #include "runtime/memory_meter.hpp"
+#include "runtime/packed.hpp"
 #include "runtime/print.hpp"
 #include "runtime/runtime.hpp"
 #include "runtime/stack_guard.hpp"
@@ -270,13 +271,25 @@ bool adapt(Value* args, uint32_t n, uint32_t arity) {
   }
   if (arity == 1) return true;
   Value v = std::move(args[0]);
-  const Value* cur = &v;
   for (uint32_t i = 0; i + 1 < arity; ++i) {
-    if (!cur->is_pair()) return false;
-    args[i] = rt::head(*cur);
-    cur = &rt::tail(*cur);
+    if (v.is_cons() && !v.is_pair()) v = rt::expand(v);  // a packed value is taken apart as its pairs
+    if (!v.is_pair()) return false;
+    args[i] = rt::head(v);
+    Value rest = rt::tail(v);
+    v = std::move(rest);
   }
-  args[arity - 1] = *cur;
+  args[arity - 1] = std::move(v);
+  return true;
+}
+
+// A pattern test met a packed value (a string, a map node) where it looks
+// for a pair: the register gets the equal pairs instead (rt::expand), so
+// the code after the test takes them apart as any pairs (runtime/packed.hpp).
+// False for anything else.
+[[gnu::noinline]] bool expand_packed(Value& r) {
+  if (!r.is_cons()) return false;
+  Value pairs = rt::expand(r);
+  r = std::move(pairs);
   return true;
 }
 
@@ -1068,12 +1081,12 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
   JCOMPARE(JNGREATER, >)
   JCOMPARE(JNGREATEREQ, >=)
   CASE(JNPAIR) {
-    if (!R[INS.a].is_pair()) JUMP(INS.c);
+    if (!R[INS.a].is_pair() && !expand_packed(R[INS.a])) JUMP(INS.c);
     NEXT();
   }
   CASE(JNTAG) {
     const Value& v = R[INS.a];
-    if (!v.is_pair() || v.as<rt::Pair>()->head.bits() != K[INS.b].bits()) JUMP(INS.c);
+    if ((!v.is_pair() && !expand_packed(R[INS.a])) || v.as<rt::Pair>()->head.bits() != K[INS.b].bits()) JUMP(INS.c);
     NEXT();
   }
   CASE(JNSELF) {
@@ -1083,14 +1096,14 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
   }
   CASE(TAGSWITCH) {
     const Value& v = R[INS.a];
-    if (v.is_pair())
+    if (v.is_pair() || expand_packed(R[INS.a]))
       pc = P->code.data() + P->switches[INS.b].target(v.as<rt::Pair>()->head.bits());
     else
       JUMP(INS.c);
     NEXT();
   }
   CASE(UNPAIRJ) {
-    if (!R[INS.a].is_pair()) {
+    if (!R[INS.a].is_pair() && !expand_packed(R[INS.a])) {
       JUMP(INS.c);
       NEXT();
     }
@@ -1115,7 +1128,7 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
     // R(a) (which may be R(b)) lets go of the tuple; else the TAIL alone,
     // and the UNPAIRJ word after it runs (and fails).
     const auto* p = R[INS.a].as<rt::Pair>();
-    if (!p->tail.is_pair()) {
+    if (!p->tail.is_pair()) {  // (a packed string too: the UNPAIRJ expands it)
       tail_of(R, INS.a, INS.b, INS.x & 1);
       NEXT();
     }
@@ -1376,6 +1389,13 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
     CHECK_EMPTY();
     return Outcome::Unhandled;  // only a behavior's code, always an entry frame
   }
+  CASE(NOMATCH) {
+    if (!cx.no_match.line) {  // the first in the event is the one reported
+      cx.no_match = LOC();
+      cx.no_match_if = INS.x & 1;
+    }
+    NEXT();
+  }
   CASE(EXEC) { goto do_exec; }
   CASE(TAILEXEC) {
     drops = INS.b;
@@ -1392,7 +1412,10 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
       return Outcome::Unhandled;
     }
     if (!v.is_block()) [[unlikely]]
-      runtime_error(LOC(), "a behavior must give a block or ?, not " + describe(v, cx));
+      runtime_error(LOC(), "a behavior must give a block or ?, not " + describe(v, cx) +
+                               (v.is_function() ? "; a function that makes a behavior needs its arguments first: "
+                                                  "CREATE x WITH f(...), not CREATE x WITH f"
+                                                : ""));
     drops = INS.b;
     drops_x = INS.x;
     goto do_tailexec;

@@ -30,7 +30,7 @@ const char kHelp[] =
     "  :reload          run the last :load FILE again\n"
     "  :globals         the globals that have a value\n"
     "  :type EXPR       the kind of EXPR's value\n"
-    "  :stats           actors alive and created, events, queued and unhandled messages\n"
+    "  :stats           actors created and alive, events, queued and unhandled messages\n"
     "  :trace on|off    print every message-event\n"
     "  :reset           start again with a fresh interpreter\n"
     "  :quit            leave (Ctrl-D too)\n"
@@ -74,7 +74,7 @@ const char* kind_of(const rt::Value& v) {
   if (v.is_symbol()) return "symbol";
   if (v.is_nil()) return "nil";
   if (v.is_undefined()) return "undefined";
-  if (v.is_pair()) return "pair";
+  if (v.is_cons()) return "pair";  // a packed string too (runtime/str.hpp)
   if (v.is_actor()) return "actor";
   if (v.is_function()) return "function";
   if (v.is_block()) return "block";
@@ -141,6 +141,8 @@ class Repl {
   void reset() {
     interp_.reset();
     rt::RuntimeOptions o = base_;
+    o.devices.stdin = false;  // the prompt reads standard input
+    o.devices.denied = "the REPL reads standard input itself";
     o.out = [this](std::string_view s) { out(s); };
     o.err = [this](std::string_view s) {
       // Diagnostics of the REPL's own parse are held back until we know
@@ -237,10 +239,28 @@ class Repl {
       if (last_load_.empty()) return err("nothing to reload: use :load FILE first\n");
       load_file(last_load_);
     } else if (cmd == ":stats") {
-      rt::RuntimeStats s = interp_->runtime().stats();
+      // The session's own actors, apart from the built-in ones: those are
+      // made with the runtime and never freed, and only some have numbers.
+      const rt::RuntimeStats s = interp_->runtime().stats();
+      const auto& builtins = interp_->runtime().builtin_actor_names();
+      // Their names in parentheses, the lines kept within 80 columns.
+      std::string names = "built-in actors:    " + std::to_string(s.builtin_actors) + " (";
+      size_t line_start = 0;
+      for (size_t i = 0; i < builtins.size(); ++i) {
+        const std::string word = builtins[i] + (i + 1 < builtins.size() ? "," : ")");
+        if (names.size() - line_start + 1 + word.size() > 79) {
+          names += "\n";
+          line_start = names.size();
+          names += std::string(20, ' ');
+        } else if (i > 0) {
+          names += ' ';
+        }
+        names += word;
+      }
       std::ostringstream o;
-      o << "actors alive:       " << s.live_actors << "\n"
-        << "actors created:     " << s.actors << "\n"
+      o << "actors created:     " << s.actors - s.builtin_numbered << "\n"
+        << "actors alive:       " << s.live_actors - int64_t(s.builtin_actors) << " (of those, not freed yet)\n"
+        << names << "\n"
         << "events run:         " << s.events << "\n"
         << "messages queued:    " << s.queued << "\n"
         << "unhandled messages: " << s.unhandled << "\n"
@@ -300,8 +320,10 @@ class Repl {
       std::error_code ec;
       for (const auto& e : fs::directory_iterator(HUMUS_STDLIB_DIR, ec))
         if (e.path().extension() == ".hum") names.push_back(e.path().stem().string());
-    } else if (before.substr(0, start).find_first_not_of(" \t") == std::string_view::npos && !word.empty() &&
-               word[0] == ':') {
+    } else if (start > 0 && before[start - 1] == ':' &&
+               before.substr(0, start - 1).find_first_not_of(" \t") == std::string_view::npos) {
+      // A command: ':' is no part of a name, so the word starts one back.
+      word = before.substr(--start);
       for (const char* c : {":help", ":load", ":reload", ":quit", ":stats", ":trace", ":globals", ":type", ":reset"})
         names.emplace_back(c);
     } else {

@@ -2,11 +2,17 @@
 // the playground's picture: both use this class, so both draw the same).
 //
 // Actors are lifelines, left to right in order of creation (a top-level
-// lifeline first, for what the script's statements sent); each message-event
-// is a row, with the message as an arrow from its sender's lifeline to its
-// receiver's; an actor made during the run starts where its creator made it;
-// failed and unhandled events are marked (red, amber) with the reason. Every
-// row has a tooltip with the event's full record.
+// lifeline first, for what the script's statements sent), headed by their
+// CREATE name and number (g@4) and behavior; each message-event is a row,
+// with the message as an arrow from its sender's lifeline to its receiver's;
+// an actor made during the run starts where its creator made it; failed and
+// unhandled events are marked (red, amber) with the reason. Every row has a
+// tooltip with the event's full record.
+//
+// The picture is never wider than kMaxWidth: past the lifelines that fit,
+// the least busy actors share a lane per function they run (`link ×48`),
+// and a pattern of rows repeated four times or more is drawn once, then a
+// line saying how many events it stands for, then its last repetition.
 //
 // A run of more than kDetailed events would be unreadable drawn whole: the
 // picture then summarises it (counts, the busiest actors and flows) and
@@ -28,6 +34,7 @@ class Diagram final : public rt::TraceSink {
  public:
   static constexpr size_t kDetailed = 300;
   static constexpr size_t kSummaryRows = 60;
+  static constexpr int kMaxWidth = 2000;  // pixels, whatever the number of actors
 
   // `title` heads the picture (the script's name).
   explicit Diagram(std::string title) : title_(std::move(title)) {}
@@ -38,7 +45,7 @@ class Diagram final : public rt::TraceSink {
 
  private:
   struct ActorStats {
-    std::string behavior;
+    std::string behavior, name;
     uint64_t handled = 0, sent = 0, failed = 0, unhandled = 0;
   };
 

@@ -106,9 +106,12 @@ void write_event(std::string& out, const rt::TraceEvent& e) {
   out += e.worker >= 0 ? std::to_string(e.worker) : "null";
   o.id_or_null("actor", e.actor);
   if (e.actor) {
+    // An actor's number is followed by its CREATE name, when it has one.
+    if (!e.name.empty()) o.str("name", e.name);
     o.str("behavior", e.behavior);
     o.id_or_null("message_id", e.message_id);
     o.id_or_null("from", e.from);
+    if (e.from && !e.from_name.empty()) o.str("from_name", e.from_name);
     if (e.after_ms >= 0) o.num("after_ms", e.after_ms);
     o.str("message", e.message);
   } else {
@@ -123,6 +126,7 @@ void write_event(std::string& out, const rt::TraceEvent& e) {
     Object m(out);
     m.num("id", int64_t(s.id));
     m.num("to", int64_t(s.to));
+    if (!s.to_name.empty()) m.str("to_name", s.to_name);
     m.str("message", s.message);
     if (s.after_ms >= 0) m.num("after_ms", s.after_ms);
   }
@@ -133,6 +137,7 @@ void write_event(std::string& out, const rt::TraceEvent& e) {
     if (i) out += ',';
     Object a(out);
     a.num("actor", int64_t(e.created[i].id));
+    if (!e.created[i].name.empty()) a.str("name", e.created[i].name);
     a.str("behavior", e.created[i].behavior);
   }
   out += ']';

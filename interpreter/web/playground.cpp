@@ -81,6 +81,10 @@ EMSCRIPTEN_KEEPALIVE int humus_start(const char* code, int length, const char* n
   o.err = [](std::string_view t) { js_err(t.data(), int(t.size())); };
   o.tracer = &s.diagram;
   o.interrupt_requested = [] { return js_stop_requested() != 0; };
+  // A page has no standard input or files of its own; the clock it has.
+  o.devices.stdin = false;
+  o.devices.files = false;
+  o.devices.denied = "a web page has none";
   s.interp = std::make_unique<Interpreter>(o);
   s.interp->set_sandbox(true);  // a page has no files of its own: IMPORT takes the standard library
   if (s.interp->load_prelude() != Interpreter::Outcome::Ok) return s.outcome = kCompileError;

@@ -13,18 +13,20 @@
 #include <limits>
 #include <vector>
 
-#include "runtime/builtins.hpp"
+#include "runtime/builtins/functions.hpp"
 #include "runtime/code.hpp"
 #include "runtime/errors.hpp"
 #include "runtime/integer.hpp"
+#include "runtime/packed.hpp"
 #include "runtime/print.hpp"
 #include "runtime/symbols.hpp"
+#include "runtime/text.hpp"
 
 namespace humus::rt::cluster {
 
 namespace {
 
-enum Ext : int8_t { kBigInt = 1, kUndefined = 2, kActor = 3, kBuiltin = 4, kTopic = 5 };
+enum Ext : int8_t { kBigInt = 1, kUndefined = 2, kActor = 3, kBuiltin = 4, kTopic = 5, kString = 6 };
 constexpr size_t kAddressBytes = 8 + 16;
 
 struct Sink {
@@ -96,8 +98,16 @@ void pack_atom(Packer& pk, const Value& v, AddressBook& book) {
     case ObjKind::Block:
       throw EncodeError{"a block cannot cross to another node: " + to_string(v) +
                         " (data, actors and built-in functions can)"};
+    case ObjKind::Str: {  // a packed string (runtime/str.hpp) as its UTF-8 text
+      std::optional<std::string> text = string_text(v);
+      if (!text || text->size() >= std::numeric_limits<uint32_t>::max())
+        throw EncodeError{"a string too long to send (4 GB)"};
+      return pack_ext(pk, kString, text->data(), text->size());
+    }
     case ObjKind::Envelope:
     case ObjKind::Pair:
+    case ObjKind::Map:      // a list of items: encode_value walks it
+    case ObjKind::MapTrie:  // inside maps only
       break;
   }
   throw EncodeError{"internal error: a value of no known kind"};
@@ -160,6 +170,12 @@ class ValueBuilder : public msgpack::null_visitor {
         // No topics here (a book without them): an error, never an empty value inside a message.
         if (topic.empty()) return fail("a topic where none can be reached");
         return put(std::move(topic));
+      }
+      case kString: {
+        if (len == 0) return fail("an empty string extension (the empty string is NIL)");
+        std::optional<Value> str = str_from_utf8(std::string_view(reinterpret_cast<const char*>(body), len));
+        if (!str) return fail("a string that is not UTF-8");
+        return put(std::move(*str));
       }
       case kBuiltin: {
         std::string_view name(reinterpret_cast<const char*>(body), len);
@@ -263,34 +279,42 @@ class TokenReader : public msgpack::null_visitor {
 void encode_value(std::string& out, const Value& v, AddressBook& book) {
   Sink sink{out};
   Packer pk(sink);
-  // A chain of pairs being written: the cell whose head comes next, and
-  // how many heads are left before its final tail.
-  struct Cursor {
-    const Value* cell;
+  // A chain of pairs being written: where its next head is, and how many
+  // heads are left before its final tail. Map nodes are chains too
+  // (packed.hpp); a packed string is not followed into: it ends the chain
+  // and goes as its text (ext 6), a few bytes where an array would take a
+  // number a character.
+  struct Chain {
+    ListCursor at;
     uint64_t heads;
   };
-  std::vector<Cursor> stack;
+  std::vector<Chain> stack;
+  auto chain_like = [](const Value& x) { return x.is_cons() && !x.is_str(); };
   auto emit = [&](const Value& x) {
-    if (!x.is_pair()) return pack_atom(pk, x, book);
+    if (!chain_like(x)) return pack_atom(pk, x, book);
     uint64_t n = 0;
-    for (const Value* c = &x; c->is_pair(); c = &tail(*c)) ++n;
+    ListCursor c(x);
+    while (c.at_pair() && !(c.at_value() && c.rest().is_str())) {
+      ++n;
+      c.next();
+    }
     if (n >= std::numeric_limits<uint32_t>::max()) throw EncodeError{"a list too long to send (4 billion elements)"};
     pk.pack_array(uint32_t(n + 1));
-    stack.push_back({&x, n});
+    stack.push_back({ListCursor(x), n});
   };
   emit(v);
   while (!stack.empty()) {
-    Cursor& c = stack.back();
-    if (c.heads == 0) {  // c.cell is the chain's last tail
-      const Value* last = c.cell;
-      stack.pop_back();
-      pack_atom(pk, *last, book);
+    Chain& c = stack.back();
+    if (c.heads == 0) {  // c.at is at the chain's last tail
+      const Value& last = c.at.rest();
+      stack.pop_back();  // `last` lives in the value, not in the stack
+      pack_atom(pk, last, book);
       continue;
     }
-    const Value* h = &head(*c.cell);
-    c.cell = &tail(*c.cell);
+    const Value& h = c.at.head();  // never a code point of a Str: strings are not followed into
+    c.at.next();
     --c.heads;
-    emit(*h);  // may push: `c` is not used after this
+    emit(h);  // may push: `c` is not used after this
   }
 }
 

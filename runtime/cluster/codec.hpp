@@ -10,6 +10,9 @@
 //   actor        ext 3: node id (8 bytes, big-endian) and token (16 bytes)
 //   topic        ext 5: its name (topics travel by name)
 //   built-in function  ext 4: its name (`add`, `eq`, ...)
+//   packed string      ext 6: its UTF-8 text (a string made by the runtime,
+//                runtime/str.hpp; a list of code points built by a program
+//                travels as pairs, and both decode to equal values)
 //
 // Functions written in Humus, blocks and host functions do not cross: the
 // encoder says so with an EncodeError, which fails the sending event.

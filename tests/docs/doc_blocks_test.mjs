@@ -12,6 +12,9 @@
 //                   after it, if any, is its standard error exactly;
 //   humus fragment  is not run: a piece of a program (it names what it does not
 //                   define), shown for its shape.
+// Blocks just before a run `humus` block set up its folder:
+//   input           is its standard input (else it reads none);
+//   file NAME       is written to the file NAME beside it (scripts that read files).
 // A block with no info string that looks like Humus code (a line starting
 // with SEND, CREATE, DEF, LET, IMPORT or BECOME) is an error: say which of the
 // three it is (or `text` for what only looks like code, such as diagnostics).
@@ -72,6 +75,13 @@ for (const file of markdownFiles(docsDir)) {
       fail(where, "a block of Humus code without an info string: write ```humus (run), ```humus fragment or ```text");
       return;
     }
+    if (lang === "input" || lang === "file") {
+      let j = k + 1;
+      while (bs[j] && (bs[j].info === "input" || bs[j].info.startsWith("file "))) j++;
+      if (!bs[j] || bs[j].info !== "humus") fail(where, `a \`\`\`${lang} block must come just before a \`\`\`humus block`);
+      if (lang === "file" && !mark) fail(where, "a ```file block needs a name: ```file data.txt");
+      return;
+    }
     if (lang === "output" || lang === "stderr") {
       const prev = lang === "stderr" && bs[k - 1] && bs[k - 1].info === "output" ? bs[k - 2] : bs[k - 1];
       if (!prev || !prev.info.startsWith("humus") || prev.info === "humus fragment")
@@ -84,9 +94,15 @@ for (const file of markdownFiles(docsDir)) {
       return;
     }
     const dir = path.join(scratch, `${rel.replace(/[\/.]/g, "_")}_${b.line}`);
+    fs.rmSync(dir, { recursive: true, force: true });
     fs.mkdirSync(dir, { recursive: true });
     fs.writeFileSync(path.join(dir, "example.hum"), b.body);
-    const r = spawnSync(humus, ["--threads", "1", "example.hum"], { cwd: dir, encoding: "utf8", timeout: 60000 });
+    let input = "";
+    for (let j = k - 1; j >= 0 && (bs[j].info === "input" || bs[j].info.startsWith("file ")); j--) {
+      if (bs[j].info === "input") input = bs[j].body;
+      else fs.writeFileSync(path.join(dir, bs[j].info.slice(5).trim()), bs[j].body);
+    }
+    const r = spawnSync(humus, ["--threads", "1", "example.hum"], { cwd: dir, input, encoding: "utf8", timeout: 60000 });
     ran++;
     const next = bs[k + 1];
     if (mark === "error") {

@@ -5,6 +5,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -249,6 +250,78 @@ TEST_CASE("Options::sandbox: Humus code imports standard-library modules only; t
   CHECK(rt.import(mod).ok());
   CHECK(rt.eval("m").value.to_string() == "#from_m");
   std::filesystem::remove_all(dir);
+}
+
+// The devices (docs/scripting.md): an embedded runtime has files and the
+// clock but not standard input unless the host gives it; the sandbox takes
+// all three; a refusal is an answer, (#error, reason).
+TEST_CASE("Options::devices and Options::sandbox decide what stdin, files and clock do") {
+  auto dir = std::filesystem::temp_directory_path() / ("humus_embed_devices_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const std::string data = (dir / "data.txt").string();
+  std::ofstream(data) << "one\ntwo\n";
+  const std::string program =
+      "CREATE k WITH \\answer.[ CASE answer OF (#error, why) : [ SEND why TO print ] _ : [ SEND text(answer) TO print "
+      "] "
+      "END ]\n"
+      "SEND (k, #read_line) TO stdin\n"
+      "SEND (k, #lines, \"" +
+      data +
+      "\") TO files\n"
+      "SEND (k, #now) TO clock\n";
+  auto run = [&](humus::Options o) {
+    std::mutex m;
+    std::vector<std::string> lines;
+    o.prelude = false;
+    o.threads = 1;
+    o.out = [&](std::string_view t) {
+      std::lock_guard lock(m);
+      lines.emplace_back(t);
+    };
+    humus::Runtime rt(o);
+    REQUIRE(rt.eval(program).ok());
+    rt.run_until_idle();
+    std::sort(lines.begin(), lines.end());
+    std::string all;
+    for (auto& l : lines) all += l;
+    return all;
+  };
+  humus::Options plain;
+  std::string out = run(plain);
+  CHECK(out.find("standard input is not available in this program (its host left it out)") != std::string::npos);
+  CHECK(out.find("#ok, (111, 110, 101, NIL), (116, 119, 111, NIL), NIL") != std::string::npos);  // the lines
+  CHECK(out.find("not available") == out.rfind("not available"));                                // only stdin refused
+  humus::Options no_clock;
+  no_clock.devices.clock = false;
+  CHECK(run(no_clock).find("the clock is not available in this program") != std::string::npos);
+  humus::Options sandbox;
+  sandbox.sandbox = true;
+  out = run(sandbox);
+  CHECK(out.find("file access is disabled (--sandbox)") != std::string::npos);
+  CHECK(out.find("the clock is disabled (--sandbox)") != std::string::npos);
+  CHECK(out.find("standard input is disabled (--sandbox)") != std::string::npos);
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("strings the runtime makes are packed, and read as lists through the API") {
+  Host h;
+  Value s = Value::string("h\xc3\xa9llo");
+  CHECK(s.is_pair());
+  CHECK(s.is_string());
+  CHECK(s.is_list());
+  CHECK(s.head().as_int() == 'h');
+  CHECK(s.tail().head().as_int() == 0xE9);
+  CHECK(s.as_string() == "h\xc3\xa9llo");
+  CHECK(s.to_vector().size() == 5);
+  CHECK(s == Value::list({Value::integer('h'), Value::integer(0xE9), Value::integer('l'), Value::integer('l'),
+                          Value::integer('o')}));
+  auto parts = s.tuple_elements(3);
+  CHECK(parts[0].as_int() == 'h');
+  CHECK(parts[2].as_string() == "llo");
+  Value made = h.rt.eval("split(\"a,b\", \",\")").value;
+  REQUIRE(made.to_vector().size() == 2);
+  CHECK(made.to_vector()[1].as_string() == "b");
+  CHECK(h.rt.eval("format(\"~s=~p\", (\"x\", 1))").value.as_string() == "x=1");
 }
 
 TEST_CASE("a native function is callable from scripts, with one or two arguments") {

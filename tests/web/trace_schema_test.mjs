@@ -60,8 +60,13 @@ const seen = new Set();
 for (const [name, args] of Object.entries(runs)) {
   const lines = trace(args).split('\n').filter((l) => l !== '');
   check(lines.length > 0, `${name}: some events`);
-  const sent = new Map(), handled = new Set();
-  let ordered = true, linked = true;
+  const sent = new Map(), handled = new Set(), names = new Map();
+  let ordered = true, linked = true, named = true;
+  // Every mention of an actor carries the same CREATE name (or none).
+  const nameOf = (id, name) => {
+    if (!names.has(id)) names.set(id, name);
+    else if (names.get(id) !== name) named = false;
+  };
   lines.forEach((line, i) => {
     const e = JSON.parse(line);
     if (!validate(e)) check(false, `${name} line ${i + 1}: ${JSON.stringify(validate.errors)}\n  ${line}`);
@@ -78,11 +83,17 @@ for (const [name, args] of Object.entries(runs)) {
       handled.add(e.message_id);
     }
     for (const s of e.sent) sent.set(s.id, { to: s.to, from: e.actor });
+    if (e.actor !== null) nameOf(e.actor, e.name);
+    if (e.from) nameOf(e.from, e.from_name);
+    for (const s of e.sent) nameOf(s.to, s.to_name);
+    for (const c of e.created) nameOf(c.actor, c.name);
+    if (e.name !== undefined) seen.add('named');
   });
+  check(named, `${name}: every mention of an actor has the same name`);
   check(ordered, `${name}: events numbered 1, 2, 3, ...`);
   check(linked, `${name}: each handled message was sent once before, to that actor, by its 'from'`);
 }
-for (const kind of ['committed', 'failed', 'unhandled', 'delayed', 'top level', 'created', 'become'])
+for (const kind of ['committed', 'failed', 'unhandled', 'delayed', 'top level', 'created', 'become', 'named'])
   check(seen.has(kind), `the runs had an event that is ${kind}`);
 
 // Lines the schema must refuse.
@@ -91,6 +102,12 @@ const good = {
   message: '#m', sent: [], created: [], become: null, outcome: 'committed',
 };
 check(validate(good), 'a well-formed event is accepted');
+const named = { ...good, name: 'g', from: 5, from_name: 'h', sent: [{ id: 3, to: 6, to_name: 'k', message: '#x' }],
+                created: [{ actor: 7, name: 'm', behavior: 'b' }] };
+check(validate(named), 'an event naming its actors is accepted', JSON.stringify(validate.errors));
+const top = { event: 1, time_us: 0, duration_us: 0, worker: null, actor: null, statement: { file: 'f', line: 1, column: 1 },
+              sent: [], created: [], become: null, outcome: 'committed' };
+check(validate(top), 'a top-level event is accepted');
 const bad = {
   'no outcome': { ...good, outcome: undefined },
   'an unknown outcome': { ...good, outcome: 'maybe' },
@@ -99,6 +116,10 @@ const bad = {
   'an actor event without its message': { ...good, message: undefined },
   'a top-level event with a message': { ...good, actor: null, statement: { file: 'f', line: 1, column: 1 } },
   'a send without a target': { ...good, sent: [{ id: 3, message: '#x' }] },
+  'a name on a top-level event': { ...top, name: 'g' },
+  'a sender\'s name without a sender': { ...good, from_name: 'g' },
+  'an empty name': { ...good, name: '' },
+  'a created actor\'s name that is not a string': { ...good, created: [{ actor: 5, behavior: 'b', name: 5 }] },
   'an unknown field': { ...good, colour: 'red' },
   'a negative time': { ...good, time_us: -1 },
   'a message longer than the cut': { ...good, message: 'x'.repeat(204) },

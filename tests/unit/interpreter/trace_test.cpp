@@ -52,13 +52,16 @@ TEST_CASE("a trace records each event's message, sender, sends, creations and ne
   REQUIRE(create.created.size() == 1);
   CHECK(create.created[0].id == 4);
   CHECK(create.created[0].behavior == "greeter(0)");
+  CHECK(create.created[0].name == "g");  // the CREATE name, as errors say g@4
   const TraceEvent& send1 = t.events[1];
   REQUIRE(send1.sent.size() == 1);
   CHECK(send1.sent[0].to == 4);
   CHECK(send1.sent[0].message == "@1, #world");
+  CHECK(send1.sent[0].to_name == "g");
 
   auto g = t.at(4);
   REQUIRE(g.size() == 2);
+  CHECK(g[0]->name == "g");
   CHECK(g[0]->behavior == "greeter(0)");
   CHECK(g[0]->message == "@1, #world");
   CHECK(g[0]->message_id == send1.sent[0].id);
@@ -75,6 +78,8 @@ TEST_CASE("a trace records each event's message, sender, sends, creations and ne
   REQUIRE(p.size() == 2);
   CHECK(p[0]->behavior == "println");
   CHECK(p[0]->from == 4);
+  CHECK(p[0]->from_name == "g");
+  CHECK(p[0]->name == "println");  // a built-in actor is named too
   CHECK(p[0]->message_id == g[0]->sent[0].id);
   CHECK(p[0]->message == "#hello, #world, 1");
   for (size_t i = 0; i < t.events.size(); ++i) CHECK(t.events[i].seq == i + 1);
@@ -175,9 +180,9 @@ TEST_CASE("the JSON form of an event") {
   e.message_id = 9;
   e.from = 5;
   e.message = "#say, \"hi\"\\\n";
-  e.sent.push_back({10, 8, "#ok", -1});
-  e.sent.push_back({11, 8, "#later", 20});
-  e.created.push_back({12, "\\x.hum:3"});
+  e.sent.push_back({10, 8, "#ok", -1, ""});
+  e.sent.push_back({11, 8, "#later", 20, ""});
+  e.created.push_back({12, "\\x.hum:3", ""});
   e.outcome = TraceOutcome::Failed;
   e.error = "THROW #no";
   std::string file = "x.hum";
@@ -190,11 +195,30 @@ TEST_CASE("the JSON form of an event") {
   TraceEvent top;
   top.seq = 1;
   top.where = {&file, 2, 1};
-  top.sent.push_back({1, 4, std::string(1, '\x01'), -1});
+  top.sent.push_back({1, 4, std::string(1, '\x01'), -1, ""});
   CHECK(humus::trace::to_json(top) ==
         R"j({"event":1,"time_us":0,"duration_us":0,"worker":null,"actor":null,)j"
         R"j("statement":{"file":"x.hum","line":2,"column":1},"sent":[{"id":1,"to":4,"message":"\u0001"}],)j"
         R"j("created":[],"become":null,"outcome":"committed"})j");
+  // Each actor's number with its CREATE name beside it, when it has one.
+  TraceEvent named;
+  named.seq = 4;
+  named.actor = 5;
+  named.name = "g";
+  named.behavior = "greeter(0)";
+  named.message_id = 2;
+  named.from = 6;
+  named.from_name = "boss";
+  named.message = "#hi";
+  named.sent.push_back({3, 1, "#hi", -1, "println"});
+  named.created.push_back({7, "worker(1)", "ann"});
+  named.created.push_back({8, "worker(2)", ""});
+  CHECK(humus::trace::to_json(named) ==
+        R"j({"event":4,"time_us":0,"duration_us":0,"worker":null,"actor":5,"name":"g","behavior":"greeter(0)",)j"
+        R"j("message_id":2,"from":6,"from_name":"boss","message":"#hi",)j"
+        R"j("sent":[{"id":3,"to":1,"to_name":"println","message":"#hi"}],)j"
+        R"j("created":[{"actor":7,"name":"ann","behavior":"worker(1)"},{"actor":8,"behavior":"worker(2)"}],)j"
+        R"j("become":null,"outcome":"committed"})j");
 }
 
 TEST_CASE("long messages are cut in a trace") {
@@ -227,8 +251,8 @@ TEST_CASE("the diagram draws lifelines in order of creation, arrows, and failure
   CHECK(svg.find("demo.hum") != std::string::npos);
   CHECK(svg.find("2 events") != std::string::npos);
   CHECK(svg.find("1 failed") != std::string::npos);
-  // Lifelines: the top level, then @4, then @5 (made by @4's event).
-  const size_t top = svg.find(">top level<"), a = svg.find(">@4<"), b = svg.find(">@5<");
+  // Lifelines: the top level, then a@4 (by its CREATE name), then @5 (made by NEW in a@4's event).
+  const size_t top = svg.find(">top level<"), a = svg.find(">a@4<"), b = svg.find(">@5<");
   REQUIRE(top != std::string::npos);
   REQUIRE(a != std::string::npos);
   REQUIRE(b != std::string::npos);
@@ -259,8 +283,73 @@ TEST_CASE("a diagram of many events is a summary with the first ones drawn") {
   CHECK(svg.find("1,000  @4 count: 999 sent") != std::string::npos);  // the busiest, with its count
   CHECK(svg.find("999  @4 \u2192 @4") != std::string::npos);          // the busiest flow
   CHECK(svg.find("The first 60 events") != std::string::npos);
-  // Only those rows are drawn.
-  size_t rows = 0;
-  for (size_t at = svg.find("<title>"); at != std::string::npos; at = svg.find("<title>", at + 1)) ++rows;
-  CHECK(rows == humus::trace::Diagram::kSummaryRows);
+  // Only those rows are drawn, the repeated ones (@4 sending to itself)
+  // compressed: rows drawn, and a line for the events between.
+  size_t rows = 0, hidden = 0, gaps = 0;
+  const std::string gap = "<title>\u22ee ";
+  for (size_t at = svg.find("<title>"); at != std::string::npos; at = svg.find("<title>", at + 1)) {
+    if (svg.compare(at, gap.size(), gap) == 0) {
+      ++gaps;
+      hidden += std::stoul(svg.substr(at + gap.size()));
+    } else {
+      ++rows;
+    }
+  }
+  CHECK(gaps == 1);
+  CHECK(rows == 3);  // from the top level, to itself, (the gap), to itself
+  CHECK(rows + hidden == humus::trace::Diagram::kSummaryRows);
+  CHECK(svg.find("\u22ee 57 more events like the one above (6\u201362)") != std::string::npos);
+}
+
+namespace {
+int svg_width(const std::string& svg) { return std::stoi(svg.substr(svg.find("width=\"") + 7)); }
+}  // namespace
+
+TEST_CASE("a diagram is never wider than kMaxWidth: past the lanes that fit, actors share one per function") {
+  humus::trace::Diagram d("wide");
+  // 40 actors of two kinds, each told something at top level.
+  run_program(R"(
+    DEF ping(k) AS \m.[ SEND (m, k) TO println ]
+    DEF pong(k) AS \m.[ SEND (k, m) TO println ]
+    DEF spawn(n) AS CASE n OF 0 : [] _ : [
+      SEND #hi TO NEW ping(n)
+      SEND #ho TO NEW pong(n)
+      spawn(sub(n, 1))
+    ] END
+    spawn(20)
+  )",
+              1, "test.hum", false, &d);
+  const std::string svg = d.svg();
+  CHECK(svg_width(svg) <= humus::trace::Diagram::kMaxWidth);
+  CHECK(svg_width(svg) > humus::trace::Diagram::kMaxWidth - 200);  // as wide as it may be: many lanes
+  size_t lanes = 0;
+  for (size_t at = svg.find("class=\"lane"); at != std::string::npos; at = svg.find("class=\"lane", at + 1)) ++lanes;
+  CHECK(lanes == 17);  // the top level, println, 13 actors, and two shared lanes
+  CHECK(svg.find(">ping \u00d7") != std::string::npos);
+  CHECK(svg.find(">pong \u00d7") != std::string::npos);
+  // An arrow into a shared lane says which actor it reaches.
+  CHECK(svg.find("top level \u2192 @") != std::string::npos);
+}
+
+TEST_CASE("a diagram names lifelines by CREATE name and steps down the headers one event makes") {
+  humus::trace::Diagram d("made");
+  run_program(R"(
+    CREATE boss WITH \m.[
+      CREATE ann WITH \x.[]
+      CREATE bob WITH \x.[]
+      SEND m TO ann
+      SEND m TO bob
+    ]
+    SEND #go TO boss
+  )",
+              1, "test.hum", false, &d);
+  const std::string svg = d.svg();
+  REQUIRE(svg.find(">boss@4<") != std::string::npos);
+  // ann's header, then bob's one step lower, so the arrow to bob passes below ann's.
+  auto box_y = [&](const std::string& name) {
+    const size_t text = svg.find(">" + name + "<");
+    const size_t rect = svg.rfind("<rect ", text);
+    return std::stoi(svg.substr(svg.find("y=\"", rect) + 3));
+  };
+  CHECK(box_y("bob@6") - box_y("ann@5") >= 38 / 2);
 }

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "runtime/actor.hpp"
-#include "runtime/builtins.hpp"
+#include "runtime/builtins/functions.hpp"
 #include "runtime/print.hpp"
 #include "runtime/symbols.hpp"
 #include "tests/unit/runtime/value_helpers.hpp"
@@ -47,19 +47,37 @@ Value Sym(const char* s) { return Value::symbol(intern_symbol(s)); }
 TEST_CASE("the table of built-ins") {
   const std::set<std::string> one = {"not",         "is_boolean", "is_number", "is_symbol",
                                      "is_function", "is_actor",   "is_pair",   "neg"};
-  const std::set<std::string> two = {"eq",  "and", "or",      "add",  "sub",        "mul",           "div",
+  const std::set<std::string> two = {"eq",  "and",     "or",   "add",        "sub",           "mul",    "div",
                                      "mod", "compare", "less", "less_equal", "greater_equal", "greater"};
+  // the text functions (docs/scripting.md) and the natives the map module binds.
+  const std::set<std::string> text_one = {"text",           "number",          "trim",           "symbol",
+                                          "symbol_name",    "native_map_size", "native_map_keys", "native_map_items",
+                                          "native_length",  "native_reverse",  "native_last",     "native_sum"};
+  const std::set<std::string> text_two = {"split",          "join",           "format",        "native_map_get",
+                                          "native_map_has", "native_map_put", "native_map_remove",
+                                          "native_append",  "native_member",  "native_nth",    "native_take",
+                                          "native_drop"};
   auto all = builtin_functions();
-  CHECK(all.size() == one.size() + two.size());
+  CHECK(all.size() == one.size() + two.size() + text_one.size() + text_two.size());
+  CHECK(one.size() + two.size() == kCoreBuiltins);
+  REQUIRE(builtin_table().size() == all.size());
   std::set<std::string> seen;
-  for (Native* n : all) {
+  for (size_t i = 0; i < all.size(); ++i) {
+    Native* n = all[i];
     CAPTURE(n->name);
     CHECK(seen.insert(n->name).second);
     CHECK(n->immortal());
     CHECK(n->kind == ObjKind::Native);
     CHECK(bool(n->fn));
-    CHECK(bool(n->fn2) == (two.count(n->name) == 1));
-    CHECK((one.count(n->name) + two.count(n->name)) == 1);
+    CHECK(std::string(builtin_table()[i].name) == n->name);
+    CHECK(std::string(builtin_table()[i].doc).find(std::string("`") + n->name + "(") == 0);  // its own doc
+    if (i < kCoreBuiltins) {
+      CHECK(bool(n->fn2) == (two.count(n->name) == 1));
+      CHECK((one.count(n->name) + two.count(n->name)) == 1);
+    } else {
+      CHECK(bool(n->fn2) == (text_two.count(n->name) == 1));
+      CHECK((text_one.count(n->name) + text_two.count(n->name)) == 1);
+    }
   }
   // made once
   CHECK(builtin_functions().data() == all.data());
@@ -70,8 +88,7 @@ TEST_CASE("two-argument built-ins on a non-pair give ?") {
   for (Native* n : builtin_functions()) {
     if (!n->fn2) continue;
     CAPTURE(n->name);
-    for (const Value& v : {I(1), N(), T(), U(), Sym("x"), Value::adopt(new Actor(1))})
-      CHECK(n->fn(v).is_undefined());
+    for (const Value& v : {I(1), N(), T(), U(), Sym("x"), Value::adopt(new Actor(1))}) CHECK(n->fn(v).is_undefined());
   }
 }
 
@@ -122,11 +139,20 @@ TEST_CASE("type tests") {
     const char* is_true;  // the one test that holds, or ""
   };
   const Case cases[] = {
-      {I(3), "is_number"},         {I(-3), "is_number"},         {big, "is_number"},
-      {T(), "is_boolean"},         {F(), "is_boolean"},          {N(), ""},
-      {U(), ""},                   {Sym("s"), "is_symbol"},      {pair, "is_pair"},
-      {list(I(1)), "is_pair"},     {actor, "is_actor"},          {closure, "is_function"},
-      {native, "is_function"},     {block, ""},
+      {I(3), "is_number"},
+      {I(-3), "is_number"},
+      {big, "is_number"},
+      {T(), "is_boolean"},
+      {F(), "is_boolean"},
+      {N(), ""},
+      {U(), ""},
+      {Sym("s"), "is_symbol"},
+      {pair, "is_pair"},
+      {list(I(1)), "is_pair"},
+      {actor, "is_actor"},
+      {closure, "is_function"},
+      {native, "is_function"},
+      {block, ""},
   };
   for (const Case& c : cases) {
     CAPTURE(to_string(c.v));
@@ -142,7 +168,8 @@ TEST_CASE("arithmetic built-ins") {
   CHECK(call2("add", I(Value::kSmallMax), I(1)) == "4611686018427387904");
   CHECK(call2("sub", I(2), I(3)) == "-1");
   CHECK(call2("mul", I(6), I(7)) == "42");
-  CHECK(call2("mul", Z("99999999999999999999"), Z("99999999999999999999")) == "9999999999999999999800000000000000000001");
+  CHECK(call2("mul", Z("99999999999999999999"), Z("99999999999999999999")) ==
+        "9999999999999999999800000000000000000001");
   CHECK(call2("div", I(-7), I(2)) == "-4");
   CHECK(call2("mod", I(-7), I(2)) == "1");
   CHECK(call2("div", I(7), I(-2)) == "-3");
@@ -187,9 +214,19 @@ TEST_CASE("comparisons") {
   }
   CHECK(B("compare")->fn2(I(1), I(2)).is_small());
   for (const Value& v : {N(), T(), F(), U(), Sym("one"), make_pair(I(1), I(2))})
-    for (const char* op : {"compare", "less", "less_equal", "greater_equal", "greater"}) {
+    for (const char* op : {"less", "less_equal", "greater_equal", "greater"}) {
       CAPTURE(op);
       CHECK(call2(op, v, I(1)) == "?");
       CHECK(call2(op, I(1), v) == "?");
     }
+  // compare orders every value: ? < FALSE < TRUE < integers < symbols < NIL < pairs.
+  CHECK(call2("compare", U(), F()) == "-1");
+  CHECK(call2("compare", T(), F()) == "1");
+  CHECK(call2("compare", I(1), T()) == "1");
+  CHECK(call2("compare", I(1), Sym("one")) == "-1");
+  CHECK(call2("compare", Sym("b"), Sym("a")) == "1");
+  CHECK(call2("compare", Sym("one"), N()) == "-1");
+  CHECK(call2("compare", N(), make_pair(I(1), I(2))) == "-1");
+  CHECK(call2("compare", make_pair(I(1), I(2)), make_pair(I(1), I(3))) == "-1");
+  CHECK(call2("compare", make_pair(I(1), I(2)), make_pair(I(1), I(2))) == "0");
 }

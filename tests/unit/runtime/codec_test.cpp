@@ -7,11 +7,12 @@
 #include <string>
 
 #include "runtime/actor.hpp"
-#include "runtime/builtins.hpp"
+#include "runtime/builtins/functions.hpp"
 #include "runtime/cluster/codec.hpp"
 #include "runtime/cluster/wire.hpp"
 #include "runtime/equality.hpp"
 #include "runtime/print.hpp"
+#include "runtime/packed.hpp"
 #include "runtime/symbols.hpp"
 #include "value_helpers.hpp"
 
@@ -92,6 +93,9 @@ TEST_CASE("codec: every kind of data comes back equal") {
       list(list(list(I(1))), Value::nil()),
       actor,
       list(actor, add, sym("x")),
+      *str_from_utf8("h\xc3\xa9llo \xe2\x82\xac"),                    // a packed string (runtime/str.hpp)
+      make_pair(I(1), *str_from_utf8("tail")),                        // pairs ending in one
+      list(*str_from_utf8("a"), *str_from_utf8("\xf0\x9f\x98\x80")),  // in a list
   };
   for (const Value& v : values) {
     CAPTURE(to_string(v));
@@ -132,6 +136,17 @@ TEST_CASE("codec: functions and blocks do not cross") {
   }
 }
 
+TEST_CASE("codec: a packed string travels as its text and comes back packed") {
+  Book book;
+  Value s = *str_from_utf8("packed");
+  std::string bytes;
+  encode_value(bytes, s, book);
+  CHECK(bytes.size() < 12);  // the text and a few bytes of framing, not an array of numbers
+  Value back = roundtrip(s, book);
+  CHECK(back.is_str());
+  CHECK(equal(back, s));
+}
+
 TEST_CASE("codec: bad bytes are errors") {
   using namespace std::string_literals;
   CHECK(decode_error("") == "truncated input");
@@ -147,6 +162,8 @@ TEST_CASE("codec: bad bytes are errors") {
   CHECK(decode_error("\xd4\x02\x00"s) == "a malformed ? (extension 2 with a body)");
   CHECK(decode_error("\xd4\x01\x02"s) == "a malformed big integer");
   CHECK(decode_error("\xd4\x04x"s) == "an unknown built-in function");
+  CHECK(decode_error("\xc7\x00\x06"s) == "an empty string extension (the empty string is NIL)");
+  CHECK(decode_error("\xd4\x06\xff"s) == "a string that is not UTF-8");
   // A topic where the book reaches none (fuzz_decode found it put an empty value in the message).
   CHECK(decode_error("\x92\x01\xd5\x05tt"s) == "a topic where none can be reached");
   CHECK(decode_error("\xa0"s) == "a symbol name of 0 bytes");

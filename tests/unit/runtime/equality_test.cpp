@@ -2,7 +2,7 @@
 #include <doctest/doctest.h>
 
 #include "runtime/actor.hpp"
-#include "runtime/builtins.hpp"
+#include "runtime/builtins/functions.hpp"
 #include "runtime/equality.hpp"
 #include "runtime/symbols.hpp"
 #include "tests/unit/runtime/value_helpers.hpp"

@@ -10,8 +10,8 @@ using namespace humus::rt::test;
 
 namespace {
 std::string S(const Value& v) { return v.is_integer() ? integer_to_string(v) : std::string("<not an integer>"); }
-const std::string kMax = std::to_string(Value::kSmallMax);         // 4611686018427387903
-const std::string kMin = std::to_string(Value::kSmallMin);         // -4611686018427387904
+const std::string kMax = std::to_string(Value::kSmallMax);  // 4611686018427387903
+const std::string kMin = std::to_string(Value::kSmallMin);  // -4611686018427387904
 const std::string kMaxP1 = "4611686018427387904";
 const std::string kMinM1 = "-4611686018427387905";
 }  // namespace
@@ -119,7 +119,8 @@ TEST_CASE("fact(40)") {
   for (int i = 40; i >= 2; --i) g = int_div(g, I(i));
   CHECK(g.is_small());
   CHECK(g.small_value() == 1);
-  CHECK(S(int_mul(f, f)) == "665717749437497189208769764374695648426401518406663862032185661739706282409984000000000000000000");
+  CHECK(S(int_mul(f, f)) ==
+        "665717749437497189208769764374695648426401518406663862032185661739706282409984000000000000000000");
   CHECK(S(int_neg(f)) == "-815915283247897734345611269596115894272000000000");
   CHECK(S(int_add(f, int_neg(f))) == "0");
 }
@@ -129,9 +130,9 @@ TEST_CASE("Euclidean div and mod") {
     int64_t a, b, q, r;
   };
   const Row rows[] = {
-      {7, 2, 3, 1},   {-7, 2, -4, 1}, {7, -2, -3, 1}, {-7, -2, 4, 1},  {6, 2, 3, 0},  {-6, 2, -3, 0},
-      {6, -2, -3, 0}, {-6, -2, 3, 0}, {0, 5, 0, 0},   {0, -5, 0, 0},   {1, 5, 0, 1},  {-1, 5, -1, 4},
-      {1, -5, 0, 1},  {-1, -5, 1, 4}, {5, 1, 5, 0},   {5, -1, -5, 0},  {4, 5, 0, 4},  {-4, -5, 1, 1},
+      {7, 2, 3, 1},   {-7, 2, -4, 1}, {7, -2, -3, 1}, {-7, -2, 4, 1}, {6, 2, 3, 0}, {-6, 2, -3, 0},
+      {6, -2, -3, 0}, {-6, -2, 3, 0}, {0, 5, 0, 0},   {0, -5, 0, 0},  {1, 5, 0, 1}, {-1, 5, -1, 4},
+      {1, -5, 0, 1},  {-1, -5, 1, 4}, {5, 1, 5, 0},   {5, -1, -5, 0}, {4, 5, 0, 4}, {-4, -5, 1, 1},
   };
   for (const Row& row : rows) {
     CAPTURE(row.a);
@@ -225,8 +226,8 @@ TEST_CASE("compare") {
 }
 
 TEST_CASE("non-integers give ?") {
-  Value bad[] = {Value::nil(), Value::truth(), Value::falsity(), Value::undefined(), Value::symbol(1),
-                 make_pair(I(1), I(2))};
+  Value bad[] = {Value::nil(),       Value::truth(),   Value::falsity(),
+                 Value::undefined(), Value::symbol(1), make_pair(I(1), I(2))};
   Value big = Z("100000000000000000000000000000");
   for (const Value& x : bad) {
     CHECK(int_neg(x).is_undefined());
@@ -246,9 +247,7 @@ TEST_CASE("non-integers give ?") {
 }
 
 TEST_CASE("integer_built_by normalises") {
-  auto from = [](const char* digits) {
-    return integer_built_by([&](mpz_ptr z) { mpz_set_str(z, digits, 10); });
-  };
+  auto from = [](const char* digits) { return integer_built_by([&](mpz_ptr z) { mpz_set_str(z, digits, 10); }); };
   CHECK(from("-5").is_small());
   CHECK(from("-5").small_value() == -5);
   CHECK(from("4611686018427387904").is_bigint());  // 2^62

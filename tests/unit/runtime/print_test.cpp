@@ -4,7 +4,7 @@
 #include <string>
 
 #include "runtime/actor.hpp"
-#include "runtime/builtins.hpp"
+#include "runtime/builtins/functions.hpp"
 #include "runtime/print.hpp"
 #include "runtime/symbols.hpp"
 #include "tests/unit/runtime/value_helpers.hpp"

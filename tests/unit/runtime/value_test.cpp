@@ -5,7 +5,7 @@
 #include <thread>
 
 #include "runtime/actor.hpp"
-#include "runtime/builtins.hpp"
+#include "runtime/builtins/functions.hpp"
 #include "runtime/globals.hpp"
 #include "runtime/symbols.hpp"
 #include "tests/unit/runtime/value_helpers.hpp"
