@@ -165,7 +165,7 @@ struct RuntimeStats {
   // Across processes (docs/distribution.md).
   uint64_t remote_sent = 0, remote_received = 0;  // messages to and from other nodes
   uint64_t remote_dropped = 0;                    // to actors of nodes that are down
-  uint64_t remote_lost = 0;                       // committed, but refused by the broker
+  uint64_t remote_lost = 0;                       // committed, never acknowledged by their node
   uint64_t wire_rejected = 0;                     // bad input from the wire
   uint64_t topic_appended = 0, topic_delivered = 0, topic_redelivered = 0, dead_letters = 0;
   // Actors and the cycle collector (docs/reliability.md).
