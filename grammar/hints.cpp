@@ -70,6 +70,31 @@ const char kCommentHint[] = "; a comment starts with '#' and a space ('# like th
 
 }  // namespace
 
+namespace {
+
+// 'SEND f (3) TO ...': the error is at a '(' after a word and a space, so
+// the parser took the word alone as a value. The call, written as one.
+std::string spaced_call_hint(std::string_view line, size_t at) {
+  if (at >= line.size() || line[at] != '(') return "";
+  size_t j = at;
+  while (j > 0 && (line[j - 1] == ' ' || line[j - 1] == '\t')) --j;
+  if (j == at || j == 0 || !is_word_char(line[j - 1])) return "";
+  size_t w = j;
+  while (w > 0 && is_word_char(line[w - 1])) --w;
+  if (is_keyword(line.substr(w, j - w))) return "";  // CREATE (x) WITH ...: not a call
+  int depth = 0;
+  size_t end = at;
+  for (; end < line.size(); ++end) {
+    if (line[end] == '(') ++depth;
+    if (line[end] == ')' && --depth == 0) break;
+  }
+  std::string call(line.substr(w, j - w));
+  call += end < line.size() ? line.substr(at, end - at + 1) : std::string_view("(...)");
+  return "; a call has no space before its '(': write " + call;
+}
+
+}  // namespace
+
 std::string syntax_hint(std::string_view text, ast::Loc loc) {
   const std::string_view line = line_of(text, loc.line);
   const size_t at = loc.column ? loc.column - 1 : 0;
@@ -87,6 +112,7 @@ std::string syntax_hint(std::string_view text, ast::Loc loc) {
     return "; Humus has no infix operators: write " + call + " for a " + std::string(op) + " b";
   }
   if (std::string hint = keyword_hint(word_at(line, at)); !hint.empty()) return hint;
+  if (std::string hint = spaced_call_hint(line, at); !hint.empty()) return hint;
   return keyword_hint(word_at(line, first_non_blank(line)));
 }
 
@@ -95,11 +121,19 @@ std::string undefined_name_hint(std::string_view text, ast::Loc loc, const std::
   if (is_keyword(upper(name))) return "; keywords are upper case: write '" + upper(name) + "'";
   const std::string_view line = line_of(text, loc.line);
   const size_t at = std::min<size_t>(loc.column ? loc.column - 1 : 0, line.size());
-  // '#word ...': a symbol, where a comment was meant.
+  // '#word ...': a symbol, where a comment was meant. Not when code follows
+  // the symbol as it does in a program: a CASE arm ('#eof : f(x)'), a
+  // tuple ('#a, b'), an equation ('#a = x').
   const size_t start = first_non_blank(line);
-  if (start + 1 < line.size() && line[start] == '#' && is_word_char(line[start + 1]) && start < at)
-    return "; a comment starts with '#' and a space: '" + std::string(word_at(line, start + 1)).insert(0, "#") +
-           "' is a symbol";
+  if (start + 1 < line.size() && line[start] == '#' && is_word_char(line[start + 1]) && start < at) {
+    const std::string_view symbol = word_at(line, start + 1);
+    size_t after = start + 1 + symbol.size();
+    while (after < line.size() && (line[after] == ' ' || line[after] == '\t')) ++after;
+    const bool code_follows =
+        after < line.size() && std::string_view(":,=)]").find(line[after]) != std::string_view::npos;
+    if (!code_follows)
+      return "; a comment starts with '#' and a space: '" + std::string(symbol).insert(0, "#") + "' is a symbol";
+  }
   // 'add (x, x)': the innermost '(' still open before the name, after a word and a space.
   int depth = 0;
   for (size_t i = at; i-- > 0;) {

@@ -425,8 +425,10 @@ Interpreter::Outcome Interpreter::run_stmt_body(const CompiledUnit& unit, const 
         } else if (on_value) {
           on_value(v);
         } else if (!v.is_undefined()) {
-          runtime_->report_warning(t.source_loc,
-                                   "this statement's value is not a block, so it does nothing: " + describe(v, cx));
+          // Said without -W too: a script's statement that does nothing is a slip.
+          std::string message = "this statement's value is not a block, so it does nothing: " + describe(v, cx);
+          if (v.is_symbol()) message += "; a comment starts with '#' and a space";
+          runtime_->report_warning(t.source_loc, message, true);
         }
       } else {
         run_top(*t.proto, t.proto->entry_stmt, cx);

@@ -7,6 +7,7 @@
 #include "grammar/suggest.hpp"
 #include "interpreter/compile/dataflow.hpp"
 #include "interpreter/interpreter.hpp"
+#include "interpreter/name_check.hpp"
 
 namespace humus::interp {
 
@@ -35,6 +36,31 @@ bool Interpreter::imported_names(const std::vector<std::string>& imports, const 
   return true;
 }
 
+std::vector<NameProblem> undefined_names(const CompiledUnit& unit, const std::unordered_set<std::string>& defined,
+                                         bool errors) {
+  std::vector<std::string> candidates;
+  for (const std::string& name : defined)
+    if (!rt::Globals::is_internal(name)) candidates.push_back(name);
+  std::vector<NameProblem> out;
+  std::set<uint32_t> explained;  // lines where a hint explains the other names too
+  for (const GlobalUse& use : unit.global_reads) {
+    if (defined.count(use.name)) continue;
+    if (!errors && use.immediate) continue;  // the runtime error says it, with the same suggestions
+    const bool error = errors && use.immediate;
+    const ast::Loc loc = error ? use.immediate_loc : use.loc;
+    if (explained.count(loc.line)) continue;
+    std::string hint = parse::undefined_name_hint(unit.source->text, loc, use.name);
+    if (!hint.empty())
+      explained.insert(loc.line);
+    else
+      hint = parse::did_you_mean(parse::closest_names(use.name, candidates));
+    std::string message = "'" + use.name + "' is not defined" + hint;
+    if (!error && errors) message += " (a runtime error if this code runs)";
+    out.push_back({loc, uint32_t(use.name.size()), error, std::move(message)});
+  }
+  return out;
+}
+
 bool Interpreter::check_names(const CompiledUnit& unit, bool as_errors) {
   std::unordered_set<std::string> defined(unit.global_defs.begin(), unit.global_defs.end());
   for (const auto& [name, value] : runtime_->globals().bound()) defined.insert(name);
@@ -52,25 +78,12 @@ bool Interpreter::check_names(const CompiledUnit& unit, bool as_errors) {
     std::set<std::string> seen = imported_;
     if (!imported_names(imports, import_dir(unit), defined, seen)) return true;
   }
-  std::vector<std::string> candidates;
-  for (const std::string& name : defined)
-    if (!rt::Globals::is_internal(name)) candidates.push_back(name);
   bool ok = true;
-  std::set<uint32_t> explained;  // lines where a hint explains the other names too
-  for (const GlobalUse& use : unit.global_reads) {
-    if (defined.count(use.name)) continue;
-    if (!as_errors && use.immediate) continue;  // the runtime error says it, with the same suggestions
-    ok = false;
-    if (explained.count(use.loc.line)) continue;
-    std::string hint = parse::undefined_name_hint(unit.source->text, use.loc, use.name);
-    if (!hint.empty())
-      explained.insert(use.loc.line);
-    else
-      hint = parse::did_you_mean(parse::closest_names(use.name, candidates));
-    report_source_diagnostic(*unit.source, use.loc, as_errors ? "error" : "warning",
-                             "'" + use.name + "' is not defined" + hint);
+  for (const NameProblem& p : undefined_names(unit, defined, as_errors)) {
+    if (p.error) ok = false;
+    report_source_diagnostic(*unit.source, p.loc, p.error ? "error" : "warning", p.message);
   }
-  return ok || !as_errors;
+  return ok;
 }
 
 }  // namespace humus::interp

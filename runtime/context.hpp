@@ -80,6 +80,8 @@ struct Effects {
   bool foreign = false;
 
   bool has_become() const { return !become.empty() || pending_code; }
+  // Whether the event did anything: a send, an AFTER, output or a BECOME.
+  bool any() const { return !runs.empty() || !delayed.empty() || has_become() || !console.empty() || !out.empty(); }
 
   // Buffers AFTER delay_ms SEND message TO target.
   void delay(int64_t delay_ms, Value target, Value message) {
@@ -100,9 +102,15 @@ struct Effects {
     send_elsewhere(target, std::move(message));
   }
 
+  // What clearing costs and what stays allocated between events: the run
+  // index's buckets and the vectors' capacities (a guard against costs
+  // that scale with the largest past event: tests/unit/runtime/effects_test.cpp).
+  size_t kept_buckets() const { return run_index.bucket_count(); }
+  size_t kept_capacity() const { return runs.capacity() + delayed.capacity() + console.capacity() + out.capacity(); }
+
   // Drops everything buffered (a failed event, or what a commit left).
   void clear() {
-    if (!runs.empty() || !delayed.empty() || has_become() || !console.empty() || !out.empty()) drop_all();
+    if (any()) drop_all();
   }
 
  private:
@@ -167,6 +175,12 @@ struct alignas(64) Context {
   // Runtime::interrupt_events's count when the running event began: a
   // different count at a safe point means it was interrupted since.
   uint64_t epoch = 0;
+  // A CASE statement that matched no arm, or an IF statement alone in its
+  // block that took no branch, in the running event (the VM's NOMATCH):
+  // where, and which. If the event does nothing else, it is counted as not
+  // handling its message (docs/language.md, "Handled messages").
+  SourceLoc no_match{};
+  bool no_match_if = false;
 
   static void bump(std::atomic<uint64_t>& counter) {
     counter.store(counter.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);

@@ -15,7 +15,9 @@
 #include "runtime/code.hpp"
 #include "runtime/integer.hpp"
 #include "runtime/packed.hpp"
+#include "runtime/str.hpp"
 #include "runtime/symbols.hpp"
+#include "runtime/text.hpp"
 
 namespace humus::rt {
 
@@ -33,11 +35,49 @@ void append_loc(std::string& out, const SourceLoc& loc) {
   append_uint(out, loc.line);
 }
 
+// A function, block or actor as a diagnostic shows it (PrintLimit::readable).
+bool print_readable(std::string& out, Object* o) {
+  switch (o->kind) {
+    case ObjKind::Actor:
+      out += actor_label(*static_cast<Actor*>(o));
+      return true;
+    case ObjKind::Closure: {
+      const FunctionCode* code = static_cast<Closure*>(o)->code;
+      if (!code) return false;
+      out += "<function ";
+      if (!code->name.empty()) {
+        out += code->name;
+        out += ' ';
+      }
+      out += "at ";
+      append_loc(out, code->loc);
+      out += '>';
+      return true;
+    }
+    case ObjKind::Block: {
+      auto* b = static_cast<BlockValue*>(o);
+      if (!b->code) return false;
+      out += "<block at ";
+      append_loc(out, b->code->loc);
+      out += '>';
+      return true;
+    }
+    case ObjKind::Native:
+      out += "<built-in function ";
+      out += static_cast<Native*>(o)->name;
+      out += '>';
+      return true;
+    default:
+      return false;
+  }
+}
+
 // Everything but a pair.
-void print_atom(std::string& out, const Value& v) {
+void print_atom(std::string& out, const Value& v, bool readable) {
   if (v.is_small()) return append_integer(out, v);
   if (v.is_object()) {
     Object* o = v.object();
+    if (readable && print_readable(out, o)) return;
     switch (o->kind) {
       case ObjKind::BigInt:
         return append_integer(out, v);
@@ -130,7 +170,7 @@ uint64_t count_rest(const ListCursor& here, const std::vector<ListCursor>& stack
 // An atom with at most `room` bytes of text (room > 0): a longer integer
 // is described by its size in bits (printing it would cost its full conversion), a
 // longer symbol is cut.
-void print_atom_within(std::string& out, const Value& v, uint64_t room) {
+void print_atom_within(std::string& out, const Value& v, uint64_t room, bool readable) {
   if (v.is_bigint()) {
     // sizeinbase 10 may be one too many; in base 2 it is exact.
     if (mpz_sizeinbase(v.as<BigInt>()->z, 10) > room) {
@@ -141,13 +181,40 @@ void print_atom_within(std::string& out, const Value& v, uint64_t room) {
     }
   }
   const size_t start = out.size();
-  print_atom(out, v);
+  print_atom(out, v, readable);
   if (out.size() - start > room) {
     size_t cut = start + size_t(room);
     while (cut > start && (static_cast<unsigned char>(out[cut]) & 0xC0) == 0x80) --cut;  // whole UTF-8 characters
     out.resize(cut);
     out += "...";
   }
+}
+
+// A packed string as a person reads it (PrintLimit::readable): "like this",
+// with quotes, backslashes and control characters escaped, at most `room`
+// code points.
+void print_quoted(std::string& out, const Str& s, uint64_t room) {
+  out += '"';
+  const uint32_t n = uint32_t(std::min<uint64_t>(s.length, room));
+  for (uint32_t i = 0; i < n; ++i) {
+    const uint32_t cp = s.at(i);
+    if (cp == '"' || cp == '\\') {
+      out += '\\';
+      out += char(cp);
+    } else if (cp == '\n') {
+      out += "\\n";
+    } else if (cp == '\t') {
+      out += "\\t";
+    } else if (cp < 0x20 || cp == 0x7F) {
+      out += "\\u{";
+      append_uint(out, cp);
+      out += '}';
+    } else {
+      append_utf8(out, cp);
+    }
+  }
+  if (n < s.length) out += "...";
+  out += '"';
 }
 
 }  // namespace
@@ -177,16 +244,26 @@ void print_value(std::string& out, const Value& root, const PrintLimit& limit) {
   };
   auto atom = [&](const Value& a) {
     if (bounded)
-      print_atom_within(out, a, std::max<uint64_t>(64, max_bytes - std::min(max_bytes, uint64_t(out.size() - start))));
+      print_atom_within(out, a, std::max<uint64_t>(64, max_bytes - std::min(max_bytes, uint64_t(out.size() - start))),
+                        limit.readable);
     else
-      print_atom(out, a);
+      print_atom(out, a, limit.readable);
     ++shown;
   };
+  const uint64_t string_room = limit.bytes ? limit.bytes : UINT64_MAX;
+  if (limit.readable && root.is_str()) return print_quoted(out, *root.as<Str>(), string_room);
   for (;;) {
     // Print the chain from c on.
     while (c.at_pair()) {
       if (stop_here()) return;
       const Value& h = c.head();
+      if (limit.readable && h.is_str()) {
+        print_quoted(out, *h.as<Str>(), string_room - std::min<uint64_t>(string_room, out.size() - start));
+        ++shown;
+        out += ", ";
+        c.next();
+        continue;
+      }
       if (h.is_cons()) {
         out += '(';
         ListCursor after = c;
@@ -217,6 +294,7 @@ std::string to_string(const Value& v, const PrintLimit& limit) {
 std::string actor_label(const Actor& a) {
   std::string out;
   if (a.name() != Actor::kNoName) out = symbol_name(a.name());
+  if (a.id() == 0 && !out.empty()) return out;  // a built-in actor without a number (stdin, files, ...)
   out += '@';
   append_uint(out, a.id());
   return out;

@@ -3,8 +3,8 @@
 // in its heads, prints without recursion on the C++ stack.
 #pragma once
 
-#include <cstdint>
 #include <cstddef>
+#include <cstdint>
 #include <string>
 
 #include "runtime/value.hpp"
@@ -19,6 +19,12 @@ namespace humus::rt {
 struct PrintLimit {
   uint64_t elements = 200;
   uint64_t bytes = 4096;
+  // For a person reading a diagnostic rather than for the program: an actor
+  // with its CREATE name (door@4, println@1), a function as <function
+  // counter at t.hum:1>, a block as <block at t.hum:3>, a built-in function
+  // as <built-in function add>, a packed string (str.hpp) "in quotes".
+  // Values the program prints keep section 11.
+  bool readable = false;
 };
 inline constexpr PrintLimit kNoPrintLimit{0, 0};
 

@@ -335,6 +335,7 @@ void Runtime::run_event(Actor& actor, Value& message, Context& cx) {
     cx.fx.clear();
     out_of_memory();
   }
+  cx.no_match = {};
   cx.delivery = nullptr;
   cx.self = nullptr;
 }
@@ -366,8 +367,11 @@ inline void Runtime::run_event_body(Actor& actor, Value& message, Context& cx) {
     settle_failed_delivery(cx);
     return;
   }
+  const bool unhandled = cx.no_match.line && !cx.fx.any();
   try {
     commit(cx);
+    if (unhandled) [[unlikely]]
+      note_no_match(actor, message, cx);
   } catch (const EventError& e) {
     cx.fx.clear();
     report_error(e, &actor, &message);
@@ -395,6 +399,18 @@ bool Runtime::report_out_of_memory(const SourceLoc& loc, const Actor* actor, con
     return false;
   }
   return true;
+}
+
+// A CASE statement of the event matched no arm, or a lone IF took no
+// branch, and the event did nothing else: the message counts as not
+// handled, and -W says where (the reference semantics stand otherwise).
+void Runtime::note_no_match(const Actor& actor, const Value& message, Context& cx) {
+  Context::bump(cx.unhandled);
+  if (warnings_on())
+    write_err(headline(cx.no_match, "warning") + ": actor " + actor_label(actor) +
+              " did not handle message: " + shown(message) +
+              (cx.no_match_if ? " (no branch of this IF was taken)" : " (no arm of this CASE matched)") + "\n");
+  cx.no_match = {};
 }
 
 int64_t Runtime::now_ms() const {
@@ -461,8 +477,8 @@ std::string Runtime::headline(const SourceLoc& loc, std::string_view kind) const
   return (loc.file || loc.line ? location(loc) : std::string("humus")) + ": " + std::string(kind);
 }
 
-void Runtime::report_warning(const SourceLoc& loc, const std::string& message) {
-  if (!warnings_on()) return;
+void Runtime::report_warning(const SourceLoc& loc, const std::string& message, bool always) {
+  if (!always && !warnings_on()) return;
   write_err(headline(loc, "warning") + ": " + message + "\n");
 }
 

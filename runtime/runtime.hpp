@@ -217,7 +217,12 @@ class Runtime final : public EventRunner {
 
   int64_t now_ms() const;
   // A value as diagnostics show it: cut short past options().shown.
-  std::string shown(const Value& v) const { return to_string(v, options_.shown); }
+  // A value as diagnostics show it: bounded, and readable (print.hpp).
+  std::string shown(const Value& v) const {
+    PrintLimit limit = options_.shown;
+    limit.readable = true;
+    return to_string(v, limit);
+  }
   int64_t now_us() const;
   void write_out(std::string_view text) const { options_.out(text); }
   // The built-in actors' state (runtime/builtins/devices.hpp).
@@ -226,6 +231,10 @@ class Runtime final : public EventRunner {
   // taking one back before it fires.
   uint64_t reserve_timer_id() { return timers_.reserve_id(); }
   void cancel_timer(uint64_t id) { timers_.cancel(id); }
+  // A timer set outside any event (the embedding API's ask timeout).
+  void schedule_timer(int64_t delay_ms, Value target, Value message, uint64_t id) {
+    timers_.schedule(delay_ms, std::move(target), std::move(message), 0, id);
+  }
   void write_err(std::string_view text) const;
 
   // Set before anything runs; called from any thread (it must be safe so).
@@ -250,8 +259,8 @@ class Runtime final : public EventRunner {
   // Whether what the language quietly drops or ignores is reported (-W or
   // the text --trace; a JSON trace or a diagram records it, not stderr).
   bool warnings_on() const { return options_.warn_unhandled || text_trace_.load(std::memory_order_relaxed); }
-  // "FILE:LINE:COLUMN: warning: MESSAGE" on stderr, when warnings_on().
-  void report_warning(const SourceLoc& loc, const std::string& message);
+  // "FILE:LINE:COLUMN: warning: MESSAGE" on stderr, when warnings_on() or `always`.
+  void report_warning(const SourceLoc& loc, const std::string& message, bool always = false);
   // A message sent to something that is not an actor: dropped, counted as
   // unhandled, and reported with -W.
   void drop_send(const SourceLoc& loc, const Value& target, const Value& message, Context& cx);
@@ -314,6 +323,7 @@ class Runtime final : public EventRunner {
   void define_builtins();
   void write_console(Context& cx);
   void report_unhandled(const Actor& actor, const Value& message);
+  void note_no_match(const Actor& actor, const Value& message, Context& cx);
   void note_failed_check(const EventError& e, const Actor* actor);
   void settle_failed_delivery(Context& cx);
   void apply(Context& cx);

@@ -41,10 +41,13 @@ void Runtime::run_event_traced(Actor& actor, Value& message, Context& cx) {
       finish(TraceOutcome::Unhandled);
       return;
     }
+    const bool unhandled = cx.no_match.line && !cx.fx.any();
     if (t)
       commit_traced(cx, ev);
     else
       commit(cx);
+    if (unhandled) [[unlikely]]
+      note_no_match(actor, message, cx);
   } catch (const EventError& e) {
     failed(e);
   } catch (const memory::MemoryCapReached&) {
@@ -90,6 +93,7 @@ void Runtime::begin_outside(Context& cx) {
 }
 
 void Runtime::end_outside(Context& cx, const EventError* failed, const SourceLoc& where) {
+  cx.no_match = {};  // a top-level statement handles no message
   std::unique_ptr<TraceEvent> ev = std::move(cx.outside_trace);
   if (!ev) {
     if (failed)

@@ -1,4 +1,4 @@
-# The benchmark programs of scripts/bench/ give the right answer, at small
+# The benchmark programs of scripts/bench/ (and scripts/bench/savina/) give the right answer, at small
 # sizes (their speed is measured by scripts/bench/run, never by tests).
 #   cmake -DHUMUS=<humus binary> -DSRC=<scripts/bench> -DDIR=<scratch dir> -P bench_smoke.cmake
 cmake_minimum_required(VERSION 3.25)
@@ -31,7 +31,7 @@ function(check file expected)
   endforeach()
 endfunction()
 
-file(MAKE_DIRECTORY "${DIR}")
+file(MAKE_DIRECTORY "${DIR}/savina")
 check(ring 600 N=100 M=6)
 check(pingpong 1000 K=1000)
 check(fib 610 N=15)
@@ -57,6 +57,38 @@ check(listops 254500 N=1000 R=3)
 # The scripting benchmarks (scripts/bench/scripting/run).
 file(MAKE_DIRECTORY "${DIR}/scripting")
 check(scripting/map_bench 499500 N=1000)
+# The Savina suite and the shapes it lacks (scripts/bench/savina/): the same
+# answers as their Erlang twins at these sizes.
+check(savina/pingpong "1000" N=1000)
+check(savina/count "1000" N=1000)
+check(savina/fjthrput "144054000" N=100 A=6)
+check(savina/fjcreate "240090000" N=1000)
+check(savina/threadring "1001" N=10 R=1000)
+check(savina/chameneos "2000" C=10 M=1000)
+check(savina/big "1000, 372085" W=10 N=100)
+check(savina/concdict "727, 73, 2341370" W=4 M=200 WP=10 L=256)
+check(savina/concsll "38, 1325431" W=4 M=100 WP=10 SP=1)
+check(savina/bndbuffer "3109318480" B=10 P=4 C=4 N=20 PC=1 CC=1)
+check(savina/philosopher "250" N=5 M=50)
+check(savina/barber "50, 68461841" N=50 W=10 APR=50 AHR=50)
+check(savina/cigsmok "100, 1614823854" R=100 S=10)
+check(savina/logmap "345997968" T=200 S=4)
+check(savina/banking "210300692271" A=20 N=300)
+check(savina/radixsort "1000, 33463236, 0" N=1000 M=65536)
+check(savina/sieve "303" N=2000 M=20)
+check(savina/trapezoid "284236" N=1000 W=10)
+check(savina/piprecision "314159265358979323846, 623816733" P=200 W=4)
+check(savina/recmatmul "4992000" D=16 T=16 W=4)
+check(savina/quicksort "2000, 0, 445544156" N=2000 T=64)
+check(savina/apsp "8980" N=20 B=5)
+check(savina/sor "-56" S=6)
+check(savina/nqueenk "4" N=6 T=2 W=3)
+check(savina/fib "144" N=12)
+check(savina/bitonicsort "16, 426088, 0" N=16)
+check(savina/filterbank "94, 4394672" SIMS=100 C=4 CH=3)
+check(savina/bigevent "2668667000" N=2000)
+check(savina/waves "112750" W=5 K=100)
+check(savina/bigstate "513456, 524776" L=1024 R=1000)
 
 if(failures GREATER 0)
   message(FATAL_ERROR "${failures} benchmark programs gave a wrong answer")

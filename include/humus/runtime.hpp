@@ -165,7 +165,7 @@ struct RuntimeStats {
   // Across processes (docs/distribution.md).
   uint64_t remote_sent = 0, remote_received = 0;  // messages to and from other nodes
   uint64_t remote_dropped = 0;                    // to actors of nodes that are down
-  uint64_t remote_lost = 0;                       // committed, but refused by the broker
+  uint64_t remote_lost = 0;                       // committed, never acknowledged by their node
   uint64_t wire_rejected = 0;                     // bad input from the wire
   uint64_t topic_appended = 0, topic_delivered = 0, topic_redelivered = 0, dead_letters = 0;
   // Actors and the cycle collector (docs/reliability.md).
@@ -233,9 +233,12 @@ class HUMUS_API Runtime {
   // ---- messages from the host
   void send(const Value& actor, Value message);
   // Sends (customer, request) to `actor`; the future gets the first message
-  // the customer receives. A one-shot native actor; if the runtime shuts
-  // down first the future holds a humus::Error.
-  std::future<Value> ask(const Value& actor, Value request);
+  // the customer receives. A one-shot native actor; if no reply comes
+  // within `timeout` (kAskTimeout, 30 s, unless given; zero or less: no
+  // limit), or the runtime shuts down first, the future holds a humus::Error
+  // that says which.
+  static constexpr std::chrono::milliseconds kAskTimeout{30'000};
+  std::future<Value> ask(const Value& actor, Value request, std::chrono::milliseconds timeout = kAskTimeout);
 
   // ---- running
   // Blocks until no message is queued or running and no timer is pending.

@@ -22,6 +22,7 @@
 #include <iostream>
 #include <iterator>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <thread>
@@ -182,17 +183,27 @@ class SignalLeave {
   }
   void watch(humus::rt::Runtime& rt) {
     if (!active_) return;
-    thread_ = std::thread([this, &rt] {
+    rt_ = &rt;
+    thread_ = std::thread([this] {
       int seen = 0;
       timespec tick{0, 200 * 1000 * 1000};
       while (!done_.load()) {
         int sig = sigtimedwait(&set_, nullptr, &tick);
         if (sig < 0) continue;
         if (++seen > 1) std::_Exit(128 + sig);
+        std::lock_guard lock(mutex_);
+        if (!rt_) continue;  // the runtime is gone: the process is ending anyway
         spdlog::warn("signal {}: leaving the cluster", sig);
-        rt.leave_cluster();
+        rt_->leave_cluster();
       }
     });
+  }
+  // Before the runtime is destroyed: this thread lives on until the end of
+  // run() (up to a tick later), and a signal then used the runtime after it
+  // was freed (SIGSEGV at exit, repro R12).
+  void forget_runtime() {
+    std::lock_guard lock(mutex_);
+    rt_ = nullptr;
   }
   ~SignalLeave() {
     done_.store(true);
@@ -204,6 +215,8 @@ class SignalLeave {
   sigset_t set_{};
   std::thread thread_;
   std::atomic<bool> done_{false};
+  std::mutex mutex_;  // a leave in progress finishes before the runtime goes
+  humus::rt::Runtime* rt_ = nullptr;
 };
 
 std::string env(const char* name) {
@@ -331,6 +344,11 @@ int run(const Options& o, humus::ast::SourcePtr source) {
     }
     humus::interp::Interpreter& interp = *joined;
     signals.watch(interp.runtime());
+    // Destroyed before `joined`, on every way out of this block.
+    struct Forget {
+      SignalLeave& signals;
+      ~Forget() { signals.forget_runtime(); }
+    } forget{signals};
     interp.set_sandbox(o.sandbox);
     for (const auto& kind : o.no_warn) interp.silence_warnings(kind);
     if (!define_script_args(interp, o.args)) {

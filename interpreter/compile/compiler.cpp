@@ -261,12 +261,19 @@ class Compiler {
     ast::Loc loc;
     size_t at;  // warnings.size() when noted: where its warning goes
   };
+  void warn_not_a_block(const ast::Expr& statement);
+  // A global function named where a behavior is wanted (CREATE x WITH f,
+  // BECOME f, NEW f): `given` is kAsBehavior, judged by finish_arity too.
+  void warn_behavior_factory(const Fn& fn, const ast::Expr& behavior);
+  static constexpr uint32_t kAsBehavior = UINT32_MAX;
   std::vector<PendingArity> pending_arity_;
   std::unordered_map<std::string, uint32_t> arity_ids_;
   std::vector<const std::string*> arity_names_;
   // Top-level definitions seen: name -> how many; `DEF f(a, b, c)`'s arity.
   std::unordered_map<std::string, int> defined_;
   std::unordered_map<std::string, size_t> def_arity_;
+  // Top-level `DEF f(params) AS \msg. ...`: functions that make a behavior.
+  std::unordered_set<std::string> behavior_factories_;
 
  public:
   // What statement `s` defines at top level (before it is compiled).
@@ -339,9 +346,11 @@ class Compiler {
   // ---- tails, statements and blocks
   void tail(Fn& fn, const ast::Expr& e, Mode mode);
   void finish(Fn& fn, Mode mode, ast::Loc l);  // no branch taken
-  bool stmt_expr(Fn& fn, const ast::Expr& e, bool is_tail);
+  // `lone`: the expression is its block's only statement (an IF without
+  // ELSE that takes no branch then leaves its message unhandled).
+  bool stmt_expr(Fn& fn, const ast::Expr& e, bool is_tail, bool lone = false);
   void block_body(Fn& fn, const std::vector<ast::StmtPtr>& stmts, bool is_tail, ast::Loc l);
-  bool effect(Fn& fn, const ast::Stmt& s, bool is_tail);
+  bool effect(Fn& fn, const ast::Stmt& s, bool is_tail, bool lone = false);
 
   // ---- functions and blocks
   LambdaCode* lambda(Fn& parent, const ast::Pattern& param, const ast::Expr& body, ast::Loc loc,
@@ -409,8 +418,11 @@ uint32_t Compiler::constant_index(Fn& fn, const Value& v) {
 // A read of global `name` at `l`, kept (once per name) for name checking.
 uint32_t Compiler::global_read(Fn& fn, const std::string& name, ast::Loc l) {
   auto [it, fresh] = read_names_.emplace(name, global_reads.size());
-  if (fresh) global_reads.push_back({name, l});
-  if (fn.top_level) global_reads[it->second].immediate = true;
+  if (fresh) global_reads.push_back({name, l, false, {}});
+  if (fn.top_level && !global_reads[it->second].immediate) {
+    global_reads[it->second].immediate = true;
+    global_reads[it->second].immediate_loc = l;
+  }
   return global_index(fn, name);
 }
 
@@ -488,6 +500,13 @@ void Compiler::warn_arity(const Fn& fn, const ast::Expr& e) {
   pending_arity_.push_back({it->second, uint32_t(given), e.loc, warnings.size()});
 }
 
+void Compiler::warn_behavior_factory(const Fn& fn, const ast::Expr& e) {
+  if (e.kind != ast::ExprKind::Var || bound_locally(fn, e.name)) return;
+  auto [it, fresh] = arity_ids_.emplace(e.name, uint32_t(arity_names_.size()));
+  if (fresh) arity_names_.push_back(&it->first);
+  pending_arity_.push_back({it->second, kAsBehavior, e.loc, warnings.size()});
+}
+
 void Compiler::note_definitions(const ast::Stmt& s) {
   if (s.kind == ast::StmtKind::Create) ++defined_[s.name];
   if (s.kind != ast::StmtKind::Let || !s.equation) return;
@@ -495,6 +514,7 @@ void Compiler::note_definitions(const ast::Stmt& s) {
   if (eq.kind == ast::Equation::Kind::FunctionDef) {
     if (++defined_[eq.name] == 1 && eq.param->kind == ast::PatternKind::Tuple)
       def_arity_[eq.name] = eq.param->elements.size();
+    if (eq.body && eq.body->kind == ast::ExprKind::Lambda) behavior_factories_.insert(eq.name);
   } else if (eq.lhs) {
     for (const auto& [name, loc] : pattern_binders(*eq.lhs)) ++defined_[name];
   }
@@ -508,6 +528,19 @@ void Compiler::finish_arity() {
     for (; next < pending_arity_.size() && pending_arity_[next].at <= upto; ++next) {
       const PendingArity& p = pending_arity_[next];
       const std::string& name = *arity_names_[p.name];
+      if (p.given == kAsBehavior) {
+        // Each message would be its argument, and the result a function, not a block.
+        if (!behavior_factories_.count(name) || defined_.at(name) != 1) continue;
+        auto n = def_arity_.find(name);
+        const size_t wanted = n == def_arity_.end() ? 1 : n->second;
+        std::string args = "...";
+        for (size_t k = 1; k < wanted; ++k) args += ", ...";
+        out.push_back({p.loc,
+                       "'" + name + "' needs " + std::to_string(wanted) + (wanted == 1 ? " argument" : " arguments") +
+                           " to make a behavior: write " + name + "(" + args + ") here [--no-warn=arity]",
+                       "arity"});
+        continue;
+      }
       auto it = def_arity_.find(name);
       if (it == def_arity_.end() || defined_.at(name) != 1) continue;  // not a function of this unit, or defined twice
       const size_t given = p.given, wanted = it->second;
@@ -697,6 +730,7 @@ void Compiler::expr(Fn& fn, const ast::Expr& e, uint32_t dst) {
       return;
     case ast::ExprKind::New: {
       TempGuard temps(fn);
+      warn_behavior_factory(fn, *e.body);
       Operand b = operand(fn, *e.body);
       emit(fn, Op::NEW, e.loc, dst, b.reg);
       return;
@@ -1480,7 +1514,7 @@ void Compiler::tail(Fn& fn, const ast::Expr& e, Mode mode) {
 // one): a block runs in place, a call runs its callee's body as a
 // statement, anything else is run as a statement's value. True when the
 // code ended here (is_tail).
-bool Compiler::stmt_expr(Fn& fn, const ast::Expr& e, bool is_tail) {
+bool Compiler::stmt_expr(Fn& fn, const ast::Expr& e, bool is_tail, bool lone) {
   switch (e.kind) {
     case ast::ExprKind::Block: {
       ScopeGuard scope(fn);
@@ -1515,10 +1549,14 @@ bool Compiler::stmt_expr(Fn& fn, const ast::Expr& e, bool is_tail) {
         if (!is_tail) end.push_back(emit(fn, Op::JMP, br.body->loc));
         patch(fn, fails, here(fn));
       }
-      if (e.body)
+      if (e.body) {
         stmt_expr(fn, *e.body, is_tail);
-      else if (is_tail)
-        emit(fn, Op::END, e.loc);
+      } else {
+        // No branch taken: when the IF is all its block does, the block
+        // (an arm's, a behavior's) did nothing with its message.
+        if (lone) emit(fn, Op::NOMATCH, e.loc, 0, 0, 0, 1);
+        if (is_tail) emit(fn, Op::END, e.loc);
+      }
       patch(fn, end, here(fn));
       return is_tail;
     }
@@ -1531,6 +1569,9 @@ bool Compiler::stmt_expr(Fn& fn, const ast::Expr& e, bool is_tail) {
             if (!is_tail) end.push_back(emit(fn, Op::JMP, body.loc));
           },
           [&] {
+            // No arm matched: the value a program dispatches on was not one
+            // it handles (docs/language.md, "Handled messages").
+            emit(fn, Op::NOMATCH, e.loc);
             if (is_tail) emit(fn, Op::END, e.loc);
           },
           is_tail);
@@ -1541,6 +1582,7 @@ bool Compiler::stmt_expr(Fn& fn, const ast::Expr& e, bool is_tail) {
       call(fn, e, is_tail ? CallAs::StmtTail : CallAs::Stmt, 0, 0);
       return is_tail;
     default: {
+      warn_not_a_block(e);
       // A block that runs here (EXEC) gets a frame right above it: the
       // value goes into the topmost register.
       TempGuard temps(fn);
@@ -1555,6 +1597,21 @@ bool Compiler::stmt_expr(Fn& fn, const ast::Expr& e, bool is_tail) {
       return is_tail;
     }
   }
+}
+
+// A statement that is a value no run can make a block of (a literal, a
+// tuple, a function, an actor): it does nothing, said before the run. A
+// symbol is most often a comment written without its space.
+void Compiler::warn_not_a_block(const ast::Expr& e) {
+  using K = ast::ExprKind;
+  const bool constant = e.kind == K::Const && e.constant.kind != ast::Constant::Kind::Undefined;
+  if (!constant && e.kind != K::Tuple && e.kind != K::Lambda && e.kind != K::New && e.kind != K::Self &&
+      e.kind != K::Now)
+    return;
+  std::string message = "this statement's value is not a block, so it does nothing";
+  if (e.kind == K::Const && e.constant.kind == ast::Constant::Kind::Symbol)
+    message += "; a comment starts with '#' and a space: '#" + e.constant.text + "' is a symbol";
+  warn(e.loc, std::move(message));
 }
 
 // The statements of a block, in the order of LANGUAGE.md §7 (dataflow.hpp):
@@ -1582,6 +1639,7 @@ void Compiler::block_body(Fn& fn, const std::vector<ast::StmtPtr>& stmts, bool i
     }
     TempGuard temps(fn);
     if (first.kind == ast::StmtKind::Create) {
+      warn_behavior_factory(fn, *first.value);
       Operand beh = operand(fn, *first.value);
       emit(fn, Op::SETBEH, first.loc, scope.regs.at(first.name), beh.reg);
       continue;
@@ -1607,11 +1665,11 @@ void Compiler::block_body(Fn& fn, const std::vector<ast::StmtPtr>& stmts, bool i
 
   bool ended = false;
   for (size_t k = 0; k < plan.effects.size(); ++k)
-    ended = effect(fn, *stmts[plan.effects[k]], is_tail && k + 1 == plan.effects.size());
+    ended = effect(fn, *stmts[plan.effects[k]], is_tail && k + 1 == plan.effects.size(), stmts.size() == 1);
   if (is_tail && !ended) emit(fn, Op::END, l);
 }
 
-bool Compiler::effect(Fn& fn, const ast::Stmt& s, bool is_tail) {
+bool Compiler::effect(Fn& fn, const ast::Stmt& s, bool is_tail, bool lone) {
   TempGuard temps(fn);
   switch (s.kind) {
     case ast::StmtKind::Send: {
@@ -1630,6 +1688,7 @@ bool Compiler::effect(Fn& fn, const ast::Stmt& s, bool is_tail) {
     case ast::StmtKind::Become: {
       check_not_top(fn, s.loc, "BECOME");
       const ast::Expr& v = *s.value;
+      warn_behavior_factory(fn, v);
       if (v.kind == ast::ExprKind::Call) {
         // BECOME f(args): a behavior factory's captures go pending (vm.cpp,
         // BECOMEF, which then skips the CALL and the BECOME); anything else
@@ -1650,7 +1709,7 @@ bool Compiler::effect(Fn& fn, const ast::Stmt& s, bool is_tail) {
       return false;
     }
     case ast::StmtKind::Expr:
-      return stmt_expr(fn, *s.value, is_tail);
+      return stmt_expr(fn, *s.value, is_tail, lone);
     case ast::StmtKind::Import:
       error(s.loc, "IMPORT can only be used at top level");
     case ast::StmtKind::Let:
@@ -1903,6 +1962,7 @@ std::unique_ptr<TopStmt> Compiler::top(const ast::Stmt& s) {
       new_actor(fn, s, r);
       {
         TempGuard temps(fn);
+        warn_behavior_factory(fn, *s.value);
         Operand beh = operand(fn, *s.value);
         emit(fn, Op::SETBEH, s.loc, r, beh.reg);
       }

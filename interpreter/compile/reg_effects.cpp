@@ -110,6 +110,8 @@ void reg_effects(const Proto& p, uint32_t i, RegEffects& e) {
       e.jumps = {jump_target(p, i)};
       e.falls_through = false;
       break;
+    case Op::NOMATCH:  // reads and writes nothing: a note for the event
+      break;
     case Op::JNWORD:
     case Op::JNEQK:
     case Op::JNPAIR:

@@ -101,16 +101,20 @@ class HostBehaviorCode final : public rt::FunctionCode {
   Behavior behavior_;
 };
 
-// The customer of ask(): capture 0 is the ask's id (a small integer).
+// The customer of ask(): capture 0 is the ask's id (a small integer). The
+// same code with `timeout` set is the actor its timer fires at.
 class AskCode final : public rt::FunctionCode {
  public:
-  explicit AskCode(Runtime::Impl* impl) : rt::FunctionCode(rt::SourceLoc{}), impl_(impl) { loc.file = &file_; }
+  AskCode(Runtime::Impl* impl, bool timeout) : rt::FunctionCode(rt::SourceLoc{}), impl_(impl), timeout_(timeout) {
+    loc.file = &file_;
+  }
   rt::Value apply(const rt::Closure&, const rt::Value&, rt::Context&) const override { return rt::Value::undefined(); }
   bool run_behavior(const rt::Closure& self, const rt::Value& msg, rt::Context&) const override;
 
  private:
   static inline const std::string file_ = "<ask customer>";
   Runtime::Impl* impl_;
+  bool timeout_;
 };
 
 Diagnostic convert(const interp::Interpreter::Diagnostic& d) {
@@ -148,10 +152,15 @@ struct __attribute__((visibility("hidden"))) Runtime::Impl {
   // The code of native functions and behaviors (see ~Impl for their end).
   std::mutex codes_mutex;
   std::vector<std::unique_ptr<rt::FunctionCode>> codes;
-  AskCode ask_code{this};
+  AskCode ask_code{this, false}, ask_timeout_code{this, true};
 
+  struct Ask {
+    std::promise<Value> promise;
+    uint64_t timer = 0;  // its timeout's timer id, 0 for none
+    int64_t timeout_ms = 0;
+  };
   std::mutex asks_mutex;
-  std::unordered_map<int64_t, std::promise<Value>> asks;
+  std::unordered_map<int64_t, Ask> asks;
   int64_t next_ask = 1;
 
   mutable std::shared_mutex life;  // shared: a call in progress; exclusive: shutdown
@@ -247,6 +256,9 @@ struct __attribute__((visibility("hidden"))) Runtime::Impl {
     const auto how = mode == ScriptMode::OneBlock ? interp::Interpreter::ScriptMode::OneBlock
                                                   : interp::Interpreter::ScriptMode::Statements;
     if (interp::CompiledUnit* unit = interp->load(std::move(source), &outcome, nullptr, how)) {
+      // As in the REPL (a later eval may define a name): warnings for names
+      // defined nowhere that only bodies read; top-level reads fail when run.
+      interp->check_names(*unit, false);
       if (values)
         outcome = interp->run(*unit, [&](const rt::Value& v) { r.value = to_public(v); });
       else
@@ -308,21 +320,28 @@ struct __attribute__((visibility("hidden"))) Runtime::Impl {
     return r;
   }
 
-  void complete_ask(int64_t id, const rt::Value& reply) {
-    std::promise<Value> p;
+  // The first of the reply and the timeout settles the ask; the other is ignored.
+  void complete_ask(int64_t id, const rt::Value* reply) {
+    Ask a;
     {
       std::lock_guard lock(asks_mutex);
       auto it = asks.find(id);
-      if (it == asks.end()) return;  // a second reply: ignored
-      p = std::move(it->second);
+      if (it == asks.end()) return;  // a second reply, or one after the timeout
+      a = std::move(it->second);
       asks.erase(it);
     }
-    p.set_value(to_public(reply));
+    if (reply) {
+      if (a.timer) rt().cancel_timer(a.timer);  // else a pending timer keeps the runtime busy
+      a.promise.set_value(to_public(*reply));
+    } else {
+      a.promise.set_exception(std::make_exception_ptr(
+          Error("humus::Runtime::ask: no reply within " + std::to_string(a.timeout_ms) + " ms")));
+    }
   }
 };
 
 bool AskCode::run_behavior(const rt::Closure& self, const rt::Value& msg, rt::Context&) const {
-  impl_->complete_ask(self.captures()[0].small_value(), msg);
+  impl_->complete_ask(self.captures()[0].small_value(), timeout_ ? nullptr : &msg);
   return true;
 }
 
@@ -482,20 +501,28 @@ void Runtime::send(const Value& actor, Value message) {
   impl_->rt().send(view(actor), to_rt(message));
 }
 
-std::future<Value> Runtime::ask(const Value& actor, Value request) {
+std::future<Value> Runtime::ask(const Value& actor, Value request, std::chrono::milliseconds timeout) {
   check_actor(actor, "humus::Runtime::ask");
   auto life = impl_->enter();
+  rt::Runtime& r = impl_->rt();
   int64_t id;
   std::future<Value> f;
+  const uint64_t timer = timeout.count() > 0 ? r.reserve_timer_id() : 0;
   {
     std::lock_guard lock(impl_->asks_mutex);
     id = impl_->next_ask++;
-    f = impl_->asks[id].get_future();
+    Impl::Ask& a = impl_->asks[id];
+    a.timer = timer;
+    a.timeout_ms = timeout.count();
+    f = a.promise.get_future();
   }
-  rt::Closure* c = rt::Closure::make(&impl_->ask_code, 1);
-  c->captures()[0] = rt::Value::small(id);
-  rt::Value customer = impl_->rt().new_actor(rt::Value::adopt(c));
-  impl_->rt().send(view(actor), rt::make_pair(std::move(customer), to_rt(request)));
+  auto one_shot = [&](const AskCode& code) {
+    rt::Closure* c = rt::Closure::make(&code, 1);
+    c->captures()[0] = rt::Value::small(id);
+    return r.new_actor(rt::Value::adopt(c));
+  };
+  if (timer) r.schedule_timer(timeout.count(), one_shot(impl_->ask_timeout_code), rt::Value::nil(), timer);
+  r.send(view(actor), rt::make_pair(one_shot(impl_->ask_code), to_rt(request)));
   return f;
 }
 
@@ -525,13 +552,14 @@ void Runtime::shutdown() {
   if (impl_->down) return;
   impl_->down = true;
   impl_->rt().stop();
-  std::unordered_map<int64_t, std::promise<Value>> pending;
+  std::unordered_map<int64_t, Impl::Ask> pending;
   {
     std::lock_guard asks(impl_->asks_mutex);
     pending.swap(impl_->asks);
   }
   for (auto& [id, p] : pending)
-    p.set_exception(std::make_exception_ptr(Error("humus::Runtime::ask: the runtime shut down before a reply")));
+    p.promise.set_exception(
+        std::make_exception_ptr(Error("humus::Runtime::ask: the runtime shut down before a reply")));
 }
 
 bool Runtime::is_shut_down() const {

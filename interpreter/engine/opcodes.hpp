@@ -44,55 +44,55 @@ OP(GREATER)
 OP(GREATEREQ)
 OP(COMPARE)
 OP(EQ)
-OP(ADDI)       // R(a) = add(R(b), c - 32768)  (a small constant)
-OP(SUBI)       // R(a) = sub(R(b), c - 32768)
-OP(DIVP)       // R(a) = div(R(b), 2^c)  (a constant power of two: a shift)
-OP(MODP)       // R(a) = mod(R(b), 2^c)  (a constant power of two: a mask)
+OP(ADDI)  // R(a) = add(R(b), c - 32768)  (a small constant)
+OP(SUBI)  // R(a) = sub(R(b), c - 32768)
+OP(DIVP)  // R(a) = div(R(b), 2^c)  (a constant power of two: a shift)
+OP(MODP)  // R(a) = mod(R(b), 2^c)  (a constant power of two: a mask)
 // Fused with the test after it (compile/superinstructions.cpp): on small
 // integers both, then past the test; otherwise the first alone.
-OP(ADDJNEQ)    // ADD, then the JNEQ whose b is this a   (`IF $q = $add(p, d)`)
-OP(SUBJNEQ)    // SUB, the same
-OP(MODJNWORD)  // MOD, then the JNWORD whose a is this a (`IF $mod(n, d) = 0`)
-OP(MODPJNWORD) // MODP, the same
+OP(ADDJNEQ)     // ADD, then the JNEQ whose b is this a   (`IF $q = $add(p, d)`)
+OP(SUBJNEQ)     // SUB, the same
+OP(MODJNWORD)   // MOD, then the JNWORD whose a is this a (`IF $mod(n, d) = 0`)
+OP(MODPJNWORD)  // MODP, the same
 
 // ---- tests and jumps (jump to c when the test fails)
-OP(JMP)        // jump to c
-OP(JNWORD)     // unless R(a) is the one-word literal K(b)
-OP(JNEQ)       // unless R(a) equals R(b)
-OP(JNEQK)      // unless R(a) equals K(b) (a boxed literal: big integer, string)
-OP(JNLESS)     // unless less(R(a), R(b)) = TRUE          x: 1 = K(b) instead of R(b)
-OP(JNLESSEQ)   // unless less_equal(R(a), R(b)) = TRUE
-OP(JNGREATER)  // unless greater(R(a), R(b)) = TRUE
+OP(JMP)          // jump to c
+OP(JNWORD)       // unless R(a) is the one-word literal K(b)
+OP(JNEQ)         // unless R(a) equals R(b)
+OP(JNEQK)        // unless R(a) equals K(b) (a boxed literal: big integer, string)
+OP(JNLESS)       // unless less(R(a), R(b)) = TRUE          x: 1 = K(b) instead of R(b)
+OP(JNLESSEQ)     // unless less_equal(R(a), R(b)) = TRUE
+OP(JNGREATER)    // unless greater(R(a), R(b)) = TRUE
 OP(JNGREATEREQ)  // unless greater_equal(R(a), R(b)) = TRUE
-OP(JNPAIR)     // unless R(a) is a pair
-OP(JNTAG)      // unless R(a) is a pair whose head is the one-word literal K(b)
-OP(JNSELF)     // unless R(a) is the actor whose behavior runs
-OP(TAGSWITCH)  // go to where switch b sends R(a)'s head word, or jump by c when R(a) is not a pair
-OP(UNPAIR)     // R(b) = head of R(a), R(b+1) = its tail (R(a) is a pair; b may be a)
-               //   x: 1 = R(a) is not read again: it is emptied, its pair taken apart;
-               //   3 = the same, in place: R(b) = the head, R(a) = the tail
-OP(UNPAIRJ)    // the same, jumping to c instead when R(a) is not a pair
-OP(TAIL)       // R(b) = tail of R(a), a pair whose head is a tag already tested (JNTAG)
-               //   x: 1 = R(a) is not read again: it is emptied, its pair taken apart (b may be a)
-OP(TAILUNPAIRJ) // TAIL, then the UNPAIRJ b, b after it in the same dispatch when the tail is a
-               //   pair: (#tag, x, y) taken apart without counting (x, y) itself
-OP(LETFAIL)    // "LET mismatch": the event fails
+OP(JNPAIR)       // unless R(a) is a pair
+OP(JNTAG)        // unless R(a) is a pair whose head is the one-word literal K(b)
+OP(JNSELF)       // unless R(a) is the actor whose behavior runs
+OP(TAGSWITCH)    // go to where switch b sends R(a)'s head word, or jump by c when R(a) is not a pair
+OP(UNPAIR)       // R(b) = head of R(a), R(b+1) = its tail (R(a) is a pair; b may be a)
+                 //   x: 1 = R(a) is not read again: it is emptied, its pair taken apart;
+                 //   3 = the same, in place: R(b) = the head, R(a) = the tail
+OP(UNPAIRJ)      // the same, jumping to c instead when R(a) is not a pair
+OP(TAIL)         // R(b) = tail of R(a), a pair whose head is a tag already tested (JNTAG)
+                 //   x: 1 = R(a) is not read again: it is emptied, its pair taken apart (b may be a)
+OP(TAILUNPAIRJ)  // TAIL, then the UNPAIRJ b, b after it in the same dispatch when the tail is a
+                 //   pair: (#tag, x, y) taken apart without counting (x, y) itself
+OP(LETFAIL)      // "LET mismatch": the event fails
 
 // ---- calls: the callee is R(a), its b argument values R(a+1 .. a+b) (b = 1:
 // one argument; b >= 2: f(x1, ..., xb), passed spread). For CALL and
 // TAILCALL, c > 0 names the callee instead: global G(c-1).
-OP(CALL)       // R(a) = the result
-OP(TAILCALL)   // the result is this function's result (the frame is reused)
-               //   x: argument i is this function's parameter i unchanged (bit i):
-               //   its register R(a+1+i) was left empty
-OP(TAILCALLD)  // TAILCALL that, when it calls the running function itself, also
-               //   releases what its DROPS word names (drop_plan.cpp chooses it)
-OP(CALLST)     // run the callee's body as a statement          x: 1 = keep the frame's site
-OP(TAILCALLST) // the same, as this statement code's last word  x: 1 = keep the frame's site
-OP(DROPS)      // not run: the word after a tail call, a = how many registers it
-               //   releases (a drop bound, proto.hpp)
-OP(BECOMEF)    // BECOME of a behavior factory's call: the captures go pending and
-               // the next two instructions (CALL, BECOME) are skipped; else fall through
+OP(CALL)        // R(a) = the result
+OP(TAILCALL)    // the result is this function's result (the frame is reused)
+                //   x: argument i is this function's parameter i unchanged (bit i):
+                //   its register R(a+1+i) was left empty
+OP(TAILCALLD)   // TAILCALL that, when it calls the running function itself, also
+                //   releases what its DROPS word names (drop_plan.cpp chooses it)
+OP(CALLST)      // run the callee's body as a statement          x: 1 = keep the frame's site
+OP(TAILCALLST)  // the same, as this statement code's last word  x: 1 = keep the frame's site
+OP(DROPS)       // not run: the word after a tail call, a = how many registers it
+                //   releases (a drop bound, proto.hpp)
+OP(BECOMEF)     // BECOME of a behavior factory's call: the captures go pending and
+                // the next two instructions (CALL, BECOME) are skipped; else fall through
 
 // ---- ends: each releases the registers below its drop bound (proto.hpp),
 // kept in the operand it does not use (c for RETK, else b)
@@ -105,9 +105,11 @@ OP(TAILEXEC)   // the same, as this statement code's last word
 OP(BEHEXEC)    // the end of a behavior's body: R(a) is ? (unhandled), a block
                // (it runs), or an error
 OP(UNHANDLED)  // the end of a behavior that did not take the message
+OP(NOMATCH)    // a CASE statement matched no arm (x: 1 = an IF statement, alone in its
+               //   block, took no branch): the message counts as unhandled (Context::no_match)
 
 // ---- effects
-OP(SEND)       // SEND R(a) TO R(b) (dropped when R(b) is no actor)  x: 1 = move R(a)
-OP(AFTER)      // AFTER R(a) SEND R(b) TO R(c)
-OP(BECOME)     // BECOME R(a)
-OP(THROW)      // THROW R(a)
+OP(SEND)    // SEND R(a) TO R(b) (dropped when R(b) is no actor)  x: 1 = move R(a)
+OP(AFTER)   // AFTER R(a) SEND R(b) TO R(c)
+OP(BECOME)  // BECOME R(a)
+OP(THROW)   // THROW R(a)

@@ -49,6 +49,7 @@ struct GlobalUse {
   std::string name;
   ast::Loc loc;
   bool immediate = false;
+  ast::Loc immediate_loc;  // the first read by top-level code, when `immediate`
 };
 
 struct CompiledUnit {

@@ -1389,6 +1389,13 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
     CHECK_EMPTY();
     return Outcome::Unhandled;  // only a behavior's code, always an entry frame
   }
+  CASE(NOMATCH) {
+    if (!cx.no_match.line) {  // the first in the event is the one reported
+      cx.no_match = LOC();
+      cx.no_match_if = INS.x & 1;
+    }
+    NEXT();
+  }
   CASE(EXEC) { goto do_exec; }
   CASE(TAILEXEC) {
     drops = INS.b;
@@ -1405,7 +1412,10 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
       return Outcome::Unhandled;
     }
     if (!v.is_block()) [[unlikely]]
-      runtime_error(LOC(), "a behavior must give a block or ?, not " + describe(v, cx));
+      runtime_error(LOC(), "a behavior must give a block or ?, not " + describe(v, cx) +
+                               (v.is_function() ? "; a function that makes a behavior needs its arguments first: "
+                                                  "CREATE x WITH f(...), not CREATE x WITH f"
+                                                : ""));
     drops = INS.b;
     drops_x = INS.x;
     goto do_tailexec;

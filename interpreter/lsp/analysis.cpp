@@ -2,10 +2,12 @@
 
 #include <filesystem>
 #include <set>
+#include <unordered_set>
 
 #include "grammar/parser.hpp"
 #include "interpreter/interpreter.hpp"
 #include "interpreter/lsp/builtins.hpp"
+#include "interpreter/name_check.hpp"
 
 namespace humus::lsp {
 
@@ -13,7 +15,10 @@ namespace {
 
 // Compiles the program as `humus --check` does, in a runtime of its own
 // that never runs: the compile errors and warnings, with their locations.
-void compile(const ast::SourcePtr& source, std::vector<Diagnostic>& out) {
+// With `names` (every import was read), also the names read but defined
+// nowhere, by the command line's own check (interpreter/name_check.hpp):
+// the same messages and severities in the editor as in a run.
+void compile(const ast::SourcePtr& source, const std::unordered_set<std::string>* names, std::vector<Diagnostic>& out) {
   rt::RuntimeOptions options;
   options.threads = 1;
   options.out = [](std::string_view) {};
@@ -25,7 +30,13 @@ void compile(const ast::SourcePtr& source, std::vector<Diagnostic>& out) {
                    d.severity == "warning" ? Diagnostic::Severity::Warning : Diagnostic::Severity::Error,
                    d.message});
   });
-  interp.load(source);
+  const interp::CompiledUnit* unit = interp.load(source);
+  if (!unit || !names) return;
+  std::unordered_set<std::string> defined = *names;
+  defined.insert(unit->global_defs.begin(), unit->global_defs.end());
+  for (const auto& [name, value] : interp.runtime().globals().bound()) defined.insert(name);
+  for (const interp::NameProblem& p : interp::undefined_names(*unit, defined, true))
+    out.push_back({p.loc, p.length, p.error ? Diagnostic::Severity::Error : Diagnostic::Severity::Warning, p.message});
 }
 
 // Loads `m` and, depth first, what it imports, each once.
@@ -55,7 +66,6 @@ Analysis analyze(ast::SourcePtr source, const std::string& folder, Modules& modu
   }
   a.parsed = true;
   a.outline = make_outline(*parsed.program);
-  compile(source, a.diagnostics);
 
   // The prelude and the imports, with an error where an IMPORT cannot be
   // found or names a module that does not parse.
@@ -65,29 +75,30 @@ Analysis analyze(ast::SourcePtr source, const std::string& folder, Modules& modu
   auto prelude = modules.find("prelude", "", why);
   if (!prelude) complete = false;
   add_module(prelude, folder, modules, seen, a.modules, complete);
+  std::vector<Diagnostic> import_errors;
   for (const Import& i : a.outline.imports) {
     auto m = modules.find_import(i.module, folder, folder, why);
     a.imported.push_back(m);
     if (!m) {
-      a.diagnostics.push_back({i.string_loc, i.string_length, Diagnostic::Severity::Error, why});
+      import_errors.push_back({i.string_loc, i.string_length, Diagnostic::Severity::Error, why});
       complete = false;
     } else if (m->error) {
-      a.diagnostics.push_back({i.string_loc, i.string_length, Diagnostic::Severity::Error,
+      import_errors.push_back({i.string_loc, i.string_length, Diagnostic::Severity::Error,
                                "module " + m->shown + " does not parse: " + std::to_string(m->error->loc.line) + ":" +
                                    std::to_string(m->error->loc.column) + ": " + m->error->message});
     }
     add_module(m, folder, modules, seen, a.modules, complete);
   }
 
-  // A global used but defined nowhere is an error when the use runs. Only
-  // said when every import was read (otherwise the name may be there).
-  if (complete) {
-    for (const Occurrence& o : a.outline.occurrences) {
-      if (o.is_definition || o.definition >= 0 || builtin_doc(o.name) || find_global(a, o.name)) continue;
-      a.diagnostics.push_back({o.loc, uint32_t(o.name.size()), Diagnostic::Severity::Warning,
-                               "'" + o.name + "' is not defined in this file, its imports or the prelude"});
-    }
-  }
+  // Names are judged only when every import was read (otherwise a name may
+  // be there): the modules' globals count as defined.
+  std::unordered_set<std::string> names;
+  for (const auto& m : a.modules)
+    for (const Definition& d : m->outline.definitions)
+      if (d.global()) names.insert(d.name);
+  if (builtin_doc("cluster")) names.insert("cluster");  // bound only on a node of a cluster
+  compile(source, complete ? &names : nullptr, a.diagnostics);
+  a.diagnostics.insert(a.diagnostics.end(), import_errors.begin(), import_errors.end());
   return a;
 }
 

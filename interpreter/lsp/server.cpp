@@ -11,6 +11,7 @@
 
 #include "interpreter/lsp/analysis.hpp"
 #include "interpreter/lsp/builtins.hpp"
+#include "interpreter/lsp/completion.hpp"
 #include "interpreter/lsp/text.hpp"
 #include "interpreter/lsp/transport.hpp"
 #include "interpreter/lsp/uri.hpp"
@@ -134,6 +135,7 @@ class Server {
     if (method == "textDocument/hover") return send_result(id, hover(params));
     if (method == "textDocument/definition") return send_result(id, definition(params));
     if (method == "textDocument/documentSymbol") return send_result(id, symbols(params));
+    if (method == "textDocument/completion") return send_result(id, completion(params));
     throw RpcError{kMethodNotFound, "unknown method " + method};
   }
 
@@ -168,7 +170,8 @@ class Server {
           {"textDocumentSync", {{"openClose", true}, {"change", 2}}},  // incremental
           {"hoverProvider", true},
           {"definitionProvider", true},
-          {"documentSymbolProvider", true}}},
+          {"documentSymbolProvider", true},
+          {"completionProvider", json::object()}}},
         {"serverInfo", {{"name", "humus"}, {"version", HUMUS_VERSION}}},
     };
   }
@@ -377,6 +380,31 @@ class Server {
     if (!g->module) return location(t.doc->uri, t.doc->text, g->definition->loc, uint32_t(o.name.size()));
     Text module_text(g->module->source->text);
     return location(uri_of_path(g->module->path), module_text, g->definition->loc, uint32_t(o.name.size()));
+  }
+
+  // The names that start with the word before the cursor. While the text
+  // does not parse (as while typing), the names of the last text that did.
+  json completion(const json& params) {
+    Document& d = document(params.at("textDocument").at("uri"));
+    const Analysis& a = analysis(d).parsed || !d.last_parsed ? analysis(d) : *d.last_parsed;
+    Position p = position(params.at("position"));
+    const std::string& s = d.text.str();
+    const size_t offset = std::min(d.text.offset(p, encoding_), s.size());
+    size_t from = offset;
+    while (from > 0 && is_ident_byte(static_cast<unsigned char>(s[from - 1]))) --from;
+    json items = json::array();
+    for (const Completion& c : complete(a, p.line + 1, std::string_view(s).substr(from, offset - from))) {
+      // LSP's CompletionItemKind: 3 function, 6 variable, 7 class (an actor), 14 keyword.
+      int kind = 6;
+      if (c.kind == Completion::Kind::Keyword) kind = 14;
+      if (c.kind == Completion::Kind::Function || c.kind == Completion::Kind::Builtin) kind = 3;
+      if (c.kind == Completion::Kind::Actor || c.kind == Completion::Kind::BuiltinActor) kind = 7;
+      json item = {{"label", c.label}, {"kind", kind}, {"detail", c.detail}};
+      if (const char* doc = builtin_doc(c.label); doc && c.detail.starts_with("built-in"))
+        item["documentation"] = {{"kind", "markdown"}, {"value", doc}};
+      items.push_back(std::move(item));
+    }
+    return {{"isIncomplete", false}, {"items", std::move(items)}};
   }
 
   json symbols(const json& params) {

@@ -20,6 +20,12 @@ namespace humus::rt::cluster {
 
 namespace {
 
+// Acknowledgements go out at least this often, and after every kAckEvery chunks taken.
+constexpr auto kTick = std::chrono::milliseconds(100);
+constexpr uint32_t kAckEvery = 16;
+// A receiver that sees a gap asks for the rest again, once per this.
+constexpr auto kAskAgain = std::chrono::milliseconds(500);
+
 std::string default_node_name(bool joined) {
   if (!joined) return "local";
   char host[256] = {0};
@@ -47,11 +53,12 @@ Cluster::Cluster(Runtime& rt, const ClusterOptions& options) : rt_(rt), options_
     topics_ = std::make_unique<MemoryTopics>(rt_, counters_, options_);
     registry_ = std::make_unique<Registry>(rt_, *members_, *topics_);
   }
-  wire::put_header(messages_header_, wire::Kind::Messages, self);
+  wire::put_messages_header(messages_header_, self);
   define_cluster_actor(rt_, *this);
   if (!join) return;
 
-  sends_ = std::make_unique<SendQueue>(*link_, counters_, messages_header_.size(), chunk_bytes());
+  sends_ = std::make_unique<SendQueue>(*link_, counters_, self, messages_header_.size(), chunk_bytes(),
+                                       SendQueue::Hold{[this] { rt_.hold(); }, [this] { rt_.release_hold(); }});
 
   broadcast_subject_ = options_.name + ".ctl";
   // NATS's threads and ours: memory running out there stops the run (an
@@ -71,13 +78,18 @@ Cluster::~Cluster() { stop(); }
 void Cluster::stop() {
   {
     std::lock_guard lock(mutex_);
-    if (stopped_) return;
+    if (stopping_) return;
+    stopping_ = true;
+  }
+  topics_->stop();
+  // While the heartbeat thread still acknowledges and resends.
+  if (sends_) sends_->drain();
+  {
+    std::lock_guard lock(mutex_);
     stopped_ = true;
   }
   wake_.notify_all();
   if (heartbeat_.joinable()) heartbeat_.join();
-  topics_->stop();
-  if (sends_) sends_->send();
   if (link_) link_->close();  // no callback runs after this
   bool held;
   {
@@ -96,7 +108,7 @@ void Cluster::leave() {
   bool held;
   {
     std::lock_guard lock(mutex_);
-    if (left_ || stopped_) return;
+    if (left_ || stopping_) return;
     left_ = true;
     held = held_;
     held_ = false;
@@ -104,7 +116,7 @@ void Cluster::leave() {
   wake_.notify_all();  // no more heartbeats
   topics_->quiesce();
   if (link_) {
-    sends_->send();  // what turns sent before this goes before the goodbye
+    sends_->leaving();  // what turns sent before this goes before the goodbye, and holds the program
     std::string bye;
     wire::put_header(bye, wire::Kind::Bye, members_->self()->id);
     broadcast(bye);
@@ -290,6 +302,7 @@ void Cluster::flush(Context& cx) {
       sends_->put(t);
     }
     t.chunks.clear();
+    t.counts.clear();
     t.count = 0;
   }
 }
@@ -341,7 +354,13 @@ void Cluster::on_inbox(const char* data, size_t len) {
   if (!wire::read_header(data, len, off, h, error)) return reject(error);
   switch (h.kind) {
     case wire::Kind::Messages:
-      return receive_messages(data, len, off);
+      if (take_chunk(h.from, h.seq)) receive_messages(data, len, off);
+      return;
+    case wire::Kind::Ack:
+      if (sends_) sends_->acked(h.from, h.seq, h.resend);
+      return;
+    case wire::Kind::Skip:
+      return skip_to(h.from, h.seq);
     case wire::Kind::Heartbeat:
       return heard_from(h.from, h.name);
     case wire::Kind::Names:
@@ -354,6 +373,71 @@ void Cluster::on_inbox(const char* data, size_t len) {
 namespace {
 ThreadOwned<Effects> receive_effects;  // each receiving thread's, reused (not a thread_local: thread_owned.hpp)
 }  // namespace
+
+// Chunks from one sender are taken in order, each once: a duplicate (sent
+// again) is dropped, and so is one after a gap, which asks for the rest again.
+bool Cluster::take_chunk(NodeId from, uint64_t seq) {
+  std::string reply;
+  bool take = false;
+  {
+    std::lock_guard lock(incoming_mutex_);
+    Incoming& in = incoming_[from];
+    if (seq == in.expected) {
+      take = true;
+      ++in.expected;
+      if (++in.fresh >= kAckEvery) {
+        wire::put_ack(reply, members_->self()->id, in.expected, false);
+        in.told = in.expected;
+        in.fresh = 0;
+        in.owed = false;
+      }
+    } else if (seq < in.expected) {
+      in.owed = true;
+    } else {
+      const auto now = std::chrono::steady_clock::now();
+      if (in.asked != in.expected || now - in.asked_at >= kAskAgain) {
+        wire::put_ack(reply, members_->self()->id, in.expected, true);
+        in.asked = in.expected;
+        in.asked_at = now;
+        spdlog::info("cluster: messages from node {} went missing (expected NATS message {}, got {}): asked again",
+                     node_hex(from), in.expected, seq);
+      }
+    }
+  }
+  if (!reply.empty()) link_->publish(members_->inbox(from), reply.data(), reply.size());
+  return take;
+}
+
+// The sender cannot send again what we missed before `to` (it counts it lost).
+void Cluster::skip_to(NodeId from, uint64_t to) {
+  std::lock_guard lock(incoming_mutex_);
+  Incoming& in = incoming_[from];
+  if (to <= in.expected) return;
+  spdlog::error("cluster: NATS messages {} to {} from node {} did not arrive and cannot be sent again (lost)",
+                in.expected, to - 1, node_hex(from));
+  in.expected = to;
+  in.owed = true;
+}
+
+void Cluster::send_acks() {
+  std::vector<std::pair<NodeId, uint64_t>> due;
+  {
+    std::lock_guard lock(incoming_mutex_);
+    for (auto& [id, in] : incoming_) {
+      if (!in.owed && in.told == in.expected) continue;
+      due.emplace_back(id, in.expected);
+      in.told = in.expected;
+      in.fresh = 0;
+      in.owed = false;
+    }
+  }
+  std::string ack;
+  for (const auto& [id, next] : due) {
+    ack.clear();
+    wire::put_ack(ack, members_->self()->id, next, false);
+    link_->publish(members_->inbox(id), ack.data(), ack.size());
+  }
+}
 
 void Cluster::receive_messages(const char* data, size_t len, size_t off) {
   // Consecutive messages to one actor go into its mailbox as one chain, in
@@ -438,20 +522,34 @@ void Cluster::introduce(NodeId to) {
 void Cluster::node_down(NodeId id) {
   spdlog::info("cluster: node {} is down", node_hex(id));
   names_.forget(id);
+  if (sends_) sends_->forget(id);
 }
 
+// Heartbeats until the node leaves; acknowledgements and resends until it
+// stops (a node that has left still takes and sends what is in flight).
 void Cluster::heartbeat_main() {
+  using Clock = Membership::Clock;
+  const Clock::duration beat_every = std::chrono::milliseconds(options_.heartbeat_ms);
+  const Clock::duration tick = std::min<Clock::duration>(beat_every, kTick);
   bool first = true;
+  Clock::time_point next_beat = Clock::now();
   std::unique_lock lock(mutex_);
-  while (!stopped_ && !left_) {
+  while (!stopped_) {
+    const bool beat = !left_ && Clock::now() >= next_beat;
     lock.unlock();
-    std::string hb;
-    wire::put_heartbeat(hb, members_->self()->id, node_name(), first);
-    broadcast(hb);
-    first = false;
-    for (NodeId id : members_->expire(Membership::Clock::now())) node_down(id);
+    const Clock::time_point now = Clock::now();
+    if (beat) {
+      std::string hb;
+      wire::put_heartbeat(hb, members_->self()->id, node_name(), first);
+      broadcast(hb);
+      first = false;
+      for (NodeId id : members_->expire(now)) node_down(id);
+      next_beat = now + beat_every;
+    }
+    send_acks();
+    sends_->tick(now);
     lock.lock();
-    wake_.wait_for(lock, std::chrono::milliseconds(options_.heartbeat_ms), [this] { return stopped_ || left_; });
+    wake_.wait_for(lock, tick, [this] { return stopped_; });
   }
 }
 

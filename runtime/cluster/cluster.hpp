@@ -6,7 +6,8 @@
 // process. With one (--cluster nats://...) the node joins through NATS:
 //
 //   <name>.ctl            broadcast: heartbeats, goodbyes, publications
-//   <name>.node.<id>      this node's inbox: messages to its actors, and
+//   <name>.node.<id>      this node's inbox: messages to its actors (numbered
+//                         and acknowledged: send_queue.hpp), and
 //                         introductions from the others
 //   JetStream streams     topics (jetstream_topics.hpp)
 //
@@ -18,11 +19,13 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <memory>
 #include <mutex>
 #include <string>
 #include <thread>
+#include <unordered_map>
 #include <vector>
 
 #include "runtime/cluster/cluster_options.hpp"
@@ -86,6 +89,9 @@ class Cluster final : public Distribution {
   void heard_from(NodeId id, const std::string& name);
   void introduce(NodeId to);
   void node_down(NodeId id);
+  bool take_chunk(NodeId from, uint64_t seq);
+  void skip_to(NodeId from, uint64_t to);
+  void send_acks();
   void heartbeat_main();
   void reject(const std::string& why);
   void broadcast(const std::string& bytes);
@@ -102,10 +108,23 @@ class Cluster final : public Distribution {
   std::string broadcast_subject_;
   std::string messages_header_;  // starts every chunk of messages from this node
 
-  std::thread heartbeat_;
+  // What this node has taken of each sender's numbered chunks (send_queue.hpp).
+  struct Incoming {
+    uint64_t expected = 1;  // the next chunk to take
+    uint64_t told = 1;      // `expected` as last acknowledged
+    uint32_t fresh = 0;     // chunks taken since
+    bool owed = false;      // a duplicate came: the sender waits for an acknowledgement
+    uint64_t asked = 0;     // the last resend asked for, and when
+    std::chrono::steady_clock::time_point asked_at;
+  };
+  std::mutex incoming_mutex_;
+  std::unordered_map<NodeId, Incoming> incoming_;
+
+  std::thread heartbeat_;  // heartbeats, acknowledgements and resends
   std::mutex mutex_;
   std::condition_variable wake_;
-  bool stopped_ = false;
+  bool stopping_ = false;
+  bool stopped_ = false;  // the heartbeat thread ends
   bool left_ = false;
   bool held_ = false;  // the program is kept alive while joined
 };

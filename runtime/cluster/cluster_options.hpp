@@ -45,7 +45,8 @@ struct ClusterStats {
   uint64_t received = 0;      // messages from other nodes delivered here
   uint64_t dropped = 0;       // messages to actors of nodes that are down
   uint64_t rejected = 0;      // bad input from the wire (truncated, malformed, unknown actor)
-  uint64_t lost = 0;          // committed messages the broker could not take (see docs/distribution.md)
+  uint64_t lost = 0;          // committed messages never acknowledged by their node, topic values not stored
+                              // (docs/distribution.md)
   uint64_t appended = 0;      // values appended to topics
   uint64_t delivered = 0;     // deliveries from topics
   uint64_t redelivered = 0;   // deliveries that failed and will come back

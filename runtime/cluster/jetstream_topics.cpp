@@ -25,6 +25,7 @@ using Clock = std::chrono::steady_clock;
 constexpr size_t kWindowPerMember = 4;
 constexpr int kMaxPublishAttempts = 10;
 constexpr int64_t kPublishWaitMs = 5000;
+constexpr const char* kMsgIdHeader = "Nats-Msg-Id";  // JetStream's de-duplication header
 
 // Stream, consumer and subject names allow [A-Za-z0-9_-]: anything else
 // (and '_' itself) becomes _XX, so distinct names stay distinct.
@@ -195,9 +196,12 @@ void JetStreamTopics::State::prepare(const Topic& t) {
 void JetStreamTopics::State::publish(Publication p) {
   natsMsg* m = nullptr;
   natsStatus s = natsMsg_Create(&m, p.subject.c_str(), nullptr, p.bytes.data(), int(p.bytes.size()));
+  // The id goes into the message now (the library copies it), not through
+  // jsPubOptions::MsgId: that pointer into p.id dangled once p moved into
+  // `pending` (an id of 15 characters or fewer lives inside the string).
+  if (s == NATS_OK) s = natsMsgHeader_Set(m, kMsgIdHeader, p.id.c_str());
   jsPubOptions o;
   jsPubOptions_Init(&o);
-  o.MsgId = p.id.c_str();
   o.MaxWait = kPublishWaitMs;  // no answer in time: the handler hears of it, and we retry
   const std::string id = p.id;
   {
@@ -235,7 +239,11 @@ void JetStreamTopics::State::on_ack(jsCtx*, natsMsg* msg, jsPubAck*, jsPubAckErr
 void JetStreamTopics::State::acked(natsMsg* msg, jsPubAckErr* pae) {
   State* st = this;
   const char* id = nullptr;
-  if (natsMsgHeader_Get(msg, "Nats-Msg-Id", &id) != NATS_OK || !id) return;
+  if (natsMsgHeader_Get(msg, kMsgIdHeader, &id) != NATS_OK || !id) {
+    // Every publish carries its id: without it no publication can be settled (its hold would stay).
+    spdlog::error("cluster: a topic publish answered without its de-duplication id");
+    return;
+  }
   std::unique_lock lock(st->mutex);
   auto it = st->pending.find(id);
   if (it == st->pending.end()) return;  // an earlier attempt's late answer

@@ -7,7 +7,9 @@
 // another arrives in the order it was sent, across subjects; endless
 // reconnection with back-off and jitter, with a large buffer that keeps
 // what is published meanwhile and sends it on reconnection (beyond it a
-// publish fails, and the messages are counted as lost and logged).
+// publish fails). That buffer alone does not make messages arrive: the
+// send queue numbers them and sends again what is not acknowledged
+// (send_queue.hpp).
 // Credentials come from the URL or the options and are never logged.
 #pragma once
 

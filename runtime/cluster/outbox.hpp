@@ -27,6 +27,7 @@ struct Outbox final : ContextState {
   struct ToNode {
     std::shared_ptr<Node> node;
     std::vector<std::string> chunks;  // each starts with its header
+    std::vector<uint64_t> counts;     // messages in each chunk (what is lost if it is)
     uint64_t count = 0;               // messages in the chunks
   };
   std::vector<ToNode> nodes;
@@ -37,7 +38,7 @@ struct Outbox final : ContextState {
   // Where staging started, to undo it when the event fails after all.
   struct Mark {
     size_t chunks, bytes;
-    uint64_t count;
+    uint64_t count, last_count;
   };
   std::vector<Mark> marks;
   std::string scratch;  // one message being encoded

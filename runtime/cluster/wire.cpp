@@ -11,7 +11,8 @@ namespace humus::rt::cluster::wire {
 
 namespace {
 
-constexpr uint64_t kVersion = 1;
+// 2: chunks of messages are numbered and acknowledged ("m" with seq, "ack", "skip").
+constexpr uint64_t kVersion = 2;
 
 struct Sink {
   std::string& out;
@@ -30,6 +31,10 @@ const char* kind_name(Kind k) {
       return "pub";
     case Kind::Names:
       return "names";
+    case Kind::Ack:
+      return "ack";
+    case Kind::Skip:
+      return "skip";
   }
   return "?";
 }
@@ -67,6 +72,35 @@ void put_header(std::string& out, Kind kind, NodeId from) {
   Sink s{out};
   msgpack::packer<Sink> pk(s);
   start(pk, 3, kind, from);
+}
+
+void put_messages_header(std::string& out, NodeId from) {
+  Sink s{out};
+  msgpack::packer<Sink> pk(s);
+  start(pk, 4, Kind::Messages, from);
+  pk.pack_fix_uint64(0);  // always 9 bytes: set_seq writes the last 8
+}
+
+void set_seq(std::string& chunk, size_t header_bytes, uint64_t seq) {
+  for (size_t i = 0; i < 8; ++i) chunk[header_bytes - 1 - i] = char((seq >> (8 * i)) & 0xff);
+}
+
+void put_ack(std::string& out, NodeId from, uint64_t next, bool resend) {
+  Sink s{out};
+  msgpack::packer<Sink> pk(s);
+  start(pk, 5, Kind::Ack, from);
+  pk.pack_uint64(next);
+  if (resend)
+    pk.pack_true();
+  else
+    pk.pack_false();
+}
+
+void put_skip(std::string& out, NodeId from, uint64_t to) {
+  Sink s{out};
+  msgpack::packer<Sink> pk(s);
+  start(pk, 4, Kind::Skip, from);
+  pk.pack_uint64(to);
 }
 
 void put_heartbeat(std::string& out, NodeId from, std::string_view node_name, bool first) {
@@ -107,8 +141,13 @@ bool read_header(const char* data, size_t len, size_t& off, Header& h, std::stri
     if (!unsigned_int(f[0], version) || version != kVersion) throw std::runtime_error("unknown protocol version");
     if (!text(f[1], kind) || !unsigned_int(f[2], h.from) || h.from == 0) throw std::runtime_error("bad header");
     const uint32_t n = o.via.array.size;
-    if (kind == "m" && n == 3) {
+    if (kind == "m" && n == 4 && unsigned_int(f[3], h.seq) && h.seq != 0) {
       h.kind = Kind::Messages;
+    } else if (kind == "ack" && n == 5 && unsigned_int(f[3], h.seq) && f[4].type == msgpack::type::BOOLEAN) {
+      h.kind = Kind::Ack;
+      h.resend = f[4].via.boolean;
+    } else if (kind == "skip" && n == 4 && unsigned_int(f[3], h.seq)) {
+      h.kind = Kind::Skip;
     } else if (kind == "bye" && n == 3) {
       h.kind = Kind::Bye;
     } else if (kind == "names" && n == 3) {

@@ -3,8 +3,15 @@
 // Every NATS message between nodes starts with a header, a msgpack array
 // [1, kind, sender node id, ...]; what follows depends on the kind:
 //
-//   "m"      to a node's inbox: (token, value) pairs, the messages for the
-//            actors exported under those tokens, in the order they were sent
+//   "m"      to a node's inbox: [.., seq] then (token, value) pairs, the
+//            messages for the actors exported under those tokens, in the
+//            order they were sent; seq numbers the sender's chunks to this
+//            receiver 1, 2, 3... (a fixed 8 bytes, set as the chunk leaves)
+//   "ack"    to a sender's inbox: [.., next, resend] - every chunk before
+//            `next` arrived; `resend` asks for the chunks from `next` on
+//            (the receiver saw a later one: some went missing)
+//   "skip"   to a receiver's inbox: [.., to] - the chunks before `to` that
+//            did not arrive cannot be sent again (counted lost by the sender)
 //   "hb"     broadcast (or to a new node's inbox): [.., name, first] - alive;
 //            `first` asks the others to introduce themselves at once
 //   "bye"    broadcast: leaving now
@@ -21,17 +28,24 @@
 
 namespace humus::rt::cluster::wire {
 
-enum class Kind { Messages, Heartbeat, Bye, Publish, Names };
+enum class Kind { Messages, Heartbeat, Bye, Publish, Names, Ack, Skip };
 
 struct Header {
   Kind kind = Kind::Messages;
   NodeId from = 0;
-  std::string name;    // Heartbeat: the node's name; Publish: the name published
-  bool first = false;  // Heartbeat
-  uint64_t stamp = 0;  // Publish
+  std::string name;     // Heartbeat: the node's name; Publish: the name published
+  bool first = false;   // Heartbeat
+  uint64_t stamp = 0;   // Publish
+  uint64_t seq = 0;     // Messages: the chunk's number; Ack: next; Skip: to
+  bool resend = false;  // Ack
 };
 
-void put_header(std::string& out, Kind kind, NodeId from);  // Messages, Bye, Names
+void put_header(std::string& out, Kind kind, NodeId from);  // Bye, Names
+// A chunk's header with seq 0; set_seq numbers the chunk that starts with it.
+void put_messages_header(std::string& out, NodeId from);
+void set_seq(std::string& chunk, size_t header_bytes, uint64_t seq);
+void put_ack(std::string& out, NodeId from, uint64_t next, bool resend);
+void put_skip(std::string& out, NodeId from, uint64_t to);
 void put_heartbeat(std::string& out, NodeId from, std::string_view node_name, bool first);
 void put_publish(std::string& out, NodeId from, std::string_view name, uint64_t stamp);
 void put_name_entry(std::string& out, std::string_view name, uint64_t stamp);  // then the actor

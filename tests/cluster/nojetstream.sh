@@ -7,5 +7,5 @@ own_server
 start_node x "$programs/topic_nojs.hum"
 wait_end x 1  # 1: the cluster actor's event failed
 same x ""
-has_err x "^humus: runtime error in actor cluster@0: cannot make the stream of topic events: .*topics need JetStream: start the server with \`nats-server -js\`"
+has_err x "^humus: runtime error in actor cluster: cannot make the stream of topic events: .*topics need JetStream: start the server with \`nats-server -js\`"
 echo "nojetstream: ok"

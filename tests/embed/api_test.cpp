@@ -169,6 +169,18 @@ TEST_CASE("errors come back as diagnostics with file, line and column, not as ou
   CHECK_FALSE(unbound.ok());
   CHECK(unbound.message().find("x_undefined") != std::string::npos);
 
+  // A misspelt name: the closest defined names, at top level and in a body.
+  humus::Result misspelt = h.rt.eval("SEND 1 TO printn", "m.hum");
+  CHECK_FALSE(misspelt.ok());
+  CHECK(
+      misspelt.message().starts_with("m.hum:1:11: error: runtime error: 'printn' is not defined; did you mean "
+                                     "'print' or 'println'?"));
+  humus::Result in_body = h.rt.eval("CREATE quiet WITH \\m.[ SEND m TO printn ]", "b.hum");
+  CHECK(in_body.ok());
+  REQUIRE(in_body.diagnostics.size() == 1);
+  CHECK(in_body.diagnostics[0].severity == humus::Diagnostic::Severity::Warning);
+  CHECK(in_body.diagnostics[0].message == "'printn' is not defined; did you mean 'print' or 'println'?");
+
   humus::Result runtime = h.rt.eval("DEF a AS 1\n  THROW #oops", "r.hum");
   CHECK(runtime.status == humus::Result::Status::RuntimeError);
   REQUIRE(runtime.diagnostics.size() == 1);
@@ -488,10 +500,30 @@ TEST_CASE("an exception in a native behavior fails only that event") {
     cx.send(msg.head(), 1);  // dropped: the event fails
     throw std::runtime_error("sensor offline");
   });
-  auto f = h.rt.ask(a, 0);
+  auto f = h.rt.ask(a, 0, std::chrono::milliseconds(500));
   CHECK(f.wait_for(std::chrono::milliseconds(200)) == std::future_status::timeout);
   CHECK(h.errors().find("sensor offline") != std::string::npos);
   CHECK(h.rt.stats().errors >= 1);
+  CHECK_THROWS_WITH_AS(f.get(), "humus::Runtime::ask: no reply within 500 ms", humus::Error);
+}
+
+TEST_CASE("ask gives up after its timeout; a reply first cancels the timer") {
+  Host h;
+  CHECK(h.rt.eval("CREATE mute WITH \\_.[]").ok());
+  auto f = h.rt.ask(*h.rt.global("mute"), 1, std::chrono::milliseconds(100));
+  REQUIRE(f.wait_for(std::chrono::seconds(10)) == std::future_status::ready);
+  try {
+    f.get();
+    FAIL("ask did not time out");
+  } catch (const humus::Error& e) {
+    CHECK(std::string(e.what()) == "humus::Runtime::ask: no reply within 100 ms");
+  }
+  CHECK(humus::Runtime::kAskTimeout == std::chrono::seconds(30));
+  // Answered at once: the default timeout's timer is taken back, so the
+  // runtime is idle now, not in 30 seconds.
+  CHECK(h.rt.eval("CREATE echo WITH \\(cust, m).[ SEND m TO cust ]").ok());
+  CHECK(h.rt.ask(*h.rt.global("echo"), 7).get().as_int() == 7);
+  CHECK(h.rt.run_for(std::chrono::milliseconds(2000)));
 }
 
 TEST_CASE("ask a Humus actor; send from the host") {
@@ -612,7 +644,7 @@ std::string error_of(F&& f) {
 TEST_CASE("shutdown breaks pending asks; later calls throw, saying why") {
   Host h;
   Value hole = h.rt.create([](humus::ActorContext&, const Value&) {});  // never replies
-  auto f = h.rt.ask(hole, 1);
+  auto f = h.rt.ask(hole, 1, std::chrono::milliseconds(0));  // no timeout: its timer would keep the runtime busy
   h.rt.run_until_idle();
   h.rt.shutdown();
   CHECK(h.rt.is_shut_down());

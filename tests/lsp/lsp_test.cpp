@@ -3,6 +3,7 @@
 // (lsp_client.hpp). Positions are LSP's: 0-based lines, UTF-16 characters.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -84,6 +85,7 @@ TEST_CASE("initialize answers the capabilities; the lifecycle is enforced") {
   CHECK(r["capabilities"]["hoverProvider"] == true);
   CHECK(r["capabilities"]["definitionProvider"] == true);
   CHECK(r["capabilities"]["documentSymbolProvider"] == true);
+  CHECK(r["capabilities"]["completionProvider"].is_object());
   CHECK(r["capabilities"]["textDocumentSync"]["change"] == 2);
   CHECK(r["capabilities"]["textDocumentSync"]["openClose"] == true);
   CHECK(r["capabilities"]["positionEncoding"] == "utf-16");
@@ -172,7 +174,7 @@ TEST_CASE("compile errors, unknown modules and names defined nowhere") {
   CHECK(d["diagnostics"][0]["message"] == "BECOME can only be used inside an actor's behavior, not at top level");
 
   // Names from the prelude, the built-ins, later definitions and locals are
-  // known; one defined nowhere is a warning on each use.
+  // known; one defined nowhere is reported as the command line does.
   open(c, "untitled:3",
        "IMPORT \"no_such_module\"\n"
        "SEND map(\\x.add(x, later), (1, NIL)) TO nowhere\n"
@@ -187,13 +189,21 @@ TEST_CASE("compile errors, unknown modules and names defined nowhere") {
   edit(c, "untitled:3", 2, range(0, 0, 1, 0), "");  // drop the IMPORT
   d = c.diagnostics("untitled:3");
   list = d["diagnostics"];
-  REQUIRE(list.size() == 2);
-  for (const json& x : list) {
-    CHECK(x["severity"] == 2);
-    CHECK(x["message"] == "'nowhere' is not defined in this file, its imports or the prelude");
-  }
+  // As on the command line (interpreter/name_check.hpp): once per name, an
+  // error where top-level code reads it, at that use.
+  REQUIRE(list.size() == 1);
+  CHECK(list[0]["severity"] == 1);
+  CHECK(list[0]["message"] == "'nowhere' is not defined");
   CHECK(list[0]["range"] == range(0, 40, 0, 47));
-  CHECK(list[1]["range"] == range(2, 29, 2, 36));
+
+  // Read only in a body: a warning, with the command line's did-you-mean.
+  open(c, "untitled:4", "CREATE a WITH \\m.[ SEND m TO printn ]\n");
+  list = c.diagnostics("untitled:4")["diagnostics"];
+  REQUIRE(list.size() == 1);
+  CHECK(list[0]["severity"] == 2);
+  CHECK(list[0]["message"] ==
+        "'printn' is not defined; did you mean 'print' or 'println'? (a runtime error if this code runs)");
+  CHECK(list[0]["range"] == range(0, 29, 0, 35));
 }
 
 TEST_CASE("hover shows a global's definition and its comment; go to definition finds it") {
@@ -223,10 +233,19 @@ TEST_CASE("hover shows a global's definition and its comment; go to definition f
   CHECK(contains(hover_text(hover(c, uri, 4, 20)), "CREATE printer WITH"));
   std::string map = hover_text(hover(c, uri, 3, 30));
   CHECK(contains(map, "DEF map(f, xs) AS"));
-  CHECK(contains(map, "stdlib/prelude.hum, line 165"));
   json map_def = definition(c, uri, 3, 30);
-  CHECK(map_def["uri"].get<std::string>().ends_with("/stdlib/prelude.hum"));
-  CHECK(map_def["range"] == range(164, 4, 164, 7));
+  const std::string prelude_uri = map_def["uri"].get<std::string>();
+  REQUIRE(prelude_uri.starts_with("file://"));
+  CHECK(prelude_uri.ends_with("/stdlib/prelude.hum"));
+  // The line of `DEF map(` in the prelude the server read, counted from 0.
+  int map_line = 0;
+  {
+    std::ifstream prelude(prelude_uri.substr(7));
+    std::string line;
+    while (std::getline(prelude, line) && !line.starts_with("DEF map(")) ++map_line;
+  }
+  CHECK(contains(map, "stdlib/prelude.hum, line " + std::to_string(map_line + 1)));
+  CHECK(map_def["range"] == range(map_line, 4, map_line, 7));
   CHECK(contains(hover_text(hover(c, uri, 1, 17)), "`mul(a, b)`: a * b"));
   CHECK(definition(c, uri, 1, 17).is_null());
   CHECK(contains(hover_text(hover(c, uri, 3, 46)), "actor `println`"));
@@ -249,6 +268,55 @@ TEST_CASE("hover shows a global's definition and its comment; go to definition f
   CHECK(symbols[0]["selectionRange"] == range(1, 4, 1, 10));
   CHECK(symbols[2]["name"] == "printer");
   CHECK(symbols[2]["kind"] == 19);  // Object: an actor
+}
+
+// The labels of a completion answer, and the item of one label.
+std::vector<std::string> labels(const json& result) {
+  std::vector<std::string> out;
+  for (const json& item : result["items"]) out.push_back(item["label"].get<std::string>());
+  return out;
+}
+json item_of(const json& result, const std::string& label) {
+  for (const json& item : result["items"])
+    if (item["label"] == label) return item;
+  return nullptr;
+}
+
+TEST_CASE("completion: the names in scope that start with the word typed, while it does not parse too") {
+  Client c;
+  initialize(c);
+  const std::string uri = "untitled:c";
+  open(c, uri,
+       "DEF printer_beh(prefix) AS \\m.[ SEND (prefix, m) TO println ]\n"
+       "CREATE printer WITH printer_beh(#p)\n"
+       "SEND 1 TO pri\n");
+  auto complete = [&](int line, int character) {
+    return c.request("textDocument/completion", at(uri, line, character))["result"];
+  };
+  json r = complete(2, 13);  // after "pri"
+  CHECK(r["isIncomplete"] == false);
+  std::vector<std::string> got = labels(r);
+  CHECK(got == std::vector<std::string>{"print", "printer", "printer_beh", "println"});
+  CHECK(item_of(r, "printer")["detail"] == "this file");
+  CHECK(item_of(r, "printer")["kind"] == 7);      // an actor
+  CHECK(item_of(r, "printer_beh")["kind"] == 3);  // a function
+  CHECK(contains(item_of(r, "println")["documentation"]["value"].get<std::string>(), "actor `println`"));
+
+  // A local of the statement, a prelude function, a keyword; no internal names.
+  got = labels(complete(0, 41));  // after "SEND (pre"
+  CHECK(std::find(got.begin(), got.end(), "prefix") != got.end());
+  r = complete(2, 0);  // nothing typed: everything
+  got = labels(r);
+  CHECK(item_of(r, "map")["detail"] == "stdlib/prelude.hum");
+  CHECK(item_of(r, "SEND")["kind"] == 14);
+  CHECK(item_of(r, "format")["detail"] == "built-in");
+  for (const std::string& l : got) CHECK_FALSE((l.starts_with("native_") || l.starts_with("prelude_")));
+
+  // Mid-edit, the text does not parse: the names of the last text that did.
+  edit(c, uri, 2, range(2, 13, 2, 13), "ntln(");
+  REQUIRE(c.diagnostics(uri)["diagnostics"].size() == 1);  // a syntax error
+  got = labels(complete(2, 13));
+  CHECK(got == std::vector<std::string>{"print", "printer", "printer_beh", "println"});
 }
 
 TEST_CASE("IMPORT: modules beside the file and in the standard library") {
