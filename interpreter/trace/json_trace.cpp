@@ -1,5 +1,6 @@
 #include "interpreter/trace/json_trace.hpp"
 
+#include <algorithm>
 #include <cstdio>
 
 namespace humus::trace {
@@ -118,9 +119,14 @@ void write_event(std::string& out, const rt::TraceEvent& e) {
     o.key("statement");
     append_place(out, e.where);
   }
+  // A line stays bounded like the values in it: an event that sends a
+  // million messages wrote a 40 MB line (issue 34). Past kTraceListLimit
+  // entries, the rest of `sent` is counted with its ids (consecutive: an
+  // event's sends are numbered together), and the rest of `created` counted.
+  const size_t sent_shown = std::min(e.sent.size(), kTraceListLimit);
   o.key("sent");
   out += '[';
-  for (size_t i = 0; i < e.sent.size(); ++i) {
+  for (size_t i = 0; i < sent_shown; ++i) {
     if (i) out += ',';
     const rt::TraceSend& s = e.sent[i];
     Object m(out);
@@ -131,9 +137,17 @@ void write_event(std::string& out, const rt::TraceEvent& e) {
     if (s.after_ms >= 0) m.num("after_ms", s.after_ms);
   }
   out += ']';
+  if (sent_shown < e.sent.size()) {
+    o.key("sent_omitted");
+    Object more(out);
+    more.num("count", int64_t(e.sent.size() - sent_shown));
+    more.num("first_id", int64_t(e.sent[sent_shown].id));
+    more.num("last_id", int64_t(e.sent.back().id));
+  }
+  const size_t created_shown = std::min(e.created.size(), kTraceListLimit);
   o.key("created");
   out += '[';
-  for (size_t i = 0; i < e.created.size(); ++i) {
+  for (size_t i = 0; i < created_shown; ++i) {
     if (i) out += ',';
     Object a(out);
     a.num("actor", int64_t(e.created[i].id));
@@ -141,6 +155,7 @@ void write_event(std::string& out, const rt::TraceEvent& e) {
     a.str("behavior", e.created[i].behavior);
   }
   out += ']';
+  if (created_shown < e.created.size()) o.num("created_omitted", int64_t(e.created.size() - created_shown));
   o.str_or_null("become", e.become);
   o.str("outcome", rt::outcome_name(e.outcome));
   if (e.outcome == rt::TraceOutcome::Failed) {

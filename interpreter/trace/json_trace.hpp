@@ -11,6 +11,11 @@
 
 namespace humus::trace {
 
+// The most entries of `sent` and of `created` a record lists; the rest are
+// counted (`sent_omitted`, `created_omitted`). A line is then at most about
+// 2,000 x 250 bytes, 0.5 MB, however many messages the event sent.
+inline constexpr size_t kTraceListLimit = 2000;
+
 // One event as a JSON object, without a newline.
 std::string to_json(const rt::TraceEvent& e);
 
