@@ -50,6 +50,13 @@ std::optional<Value> str_from_utf8(std::string_view utf8) {
   bool wide = false;
   bool ascii = true;
   for (size_t i = 0; i < utf8.size();) {
+    // Eight ASCII bytes at a time: most text is mostly ASCII.
+    uint64_t word;
+    if (i + 8 <= utf8.size() && (std::memcpy(&word, utf8.data() + i, 8), (word & 0x8080808080808080u) == 0)) {
+      i += 8;
+      n += 8;
+      continue;
+    }
     if (static_cast<unsigned char>(utf8[i]) < 0x80) {
       ++i;
       ++n;

@@ -13,6 +13,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -60,10 +61,11 @@ struct Fd {
   }
 };
 
-// The bytes of a regular file, or the reason it cannot be read.
-bool read_file(const std::string& path, std::string& bytes, std::string& why) {
+// Opens `path` for reading if it is a regular file no larger than a
+// string can be; else says why. `size` is its size when opened.
+bool open_regular(const std::string& path, Fd& f, size_t& size, std::string& why) {
   // O_NONBLOCK: opening a named pipe must not wait for a writer.
-  Fd f{::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK)};
+  f.fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (f.fd < 0) {
     why = describe(errno, path, "read");
     return false;
@@ -85,16 +87,35 @@ bool read_file(const std::string& path, std::string& bytes, std::string& why) {
     why = "too large to read: " + path + " (" + std::to_string(st.st_size) + " bytes; at most 4 GiB)";
     return false;
   }
-  bytes.resize(size_t(st.st_size));
+  size = size_t(st.st_size);
+  return true;
+}
+
+// Reads the next bytes of `f` into `buf` (at most `room`): how many, 0 at
+// the end, -1 on an error (why says which).
+ssize_t read_some(const Fd& f, char* buf, size_t room, const std::string& path, std::string& why) {
+  for (;;) {
+    const ssize_t n = ::read(f.fd, buf, room);
+    if (n >= 0) return n;
+    if (errno == EINTR) continue;
+    why = describe(errno, path, "read");
+    return -1;
+  }
+}
+
+// The bytes of a regular file, or the reason it cannot be read. The buffer
+// is sized once, one byte over, so that the end shows without a regrowth
+// (a 100 MB file was copied twice more).
+bool read_file(const std::string& path, std::string& bytes, std::string& why) {
+  Fd f{-1};
+  size_t size = 0;
+  if (!open_regular(path, f, size, why)) return false;
+  bytes.resize(size + 1);
   size_t got = 0;
   for (;;) {  // to the end, also when the file grew since fstat
-    if (got == bytes.size()) bytes.resize(bytes.size() + 65536);
-    const ssize_t n = ::read(f.fd, bytes.data() + got, bytes.size() - got);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      why = describe(errno, path, "read");
-      return false;
-    }
+    if (got == bytes.size()) bytes.resize(bytes.size() + (bytes.size() >> 1));
+    const ssize_t n = read_some(f, bytes.data() + got, bytes.size() - got, path, why);
+    if (n < 0) return false;
     if (n == 0) break;
     got += size_t(n);
     if (got > kMaxStrLength) {
@@ -103,6 +124,54 @@ bool read_file(const std::string& path, std::string& bytes, std::string& why) {
     }
   }
   bytes.resize(got);
+  return true;
+}
+
+// The lines of a regular file (each without its "\n"), as a list of
+// strings, read a chunk at a time: the file's bytes are never all in memory
+// besides the strings made of them.
+bool read_lines(const std::string& path, Value& out, std::string& why) {
+  Fd f{-1};
+  size_t size = 0;
+  if (!open_regular(path, f, size, why)) return false;
+  std::vector<Value> lines;
+  std::string carry;  // a line begun in an earlier chunk
+  auto line = [&](std::string_view text) {
+    std::optional<Value> s = str_from_utf8(text);
+    if (!s) {
+      why = "not UTF-8 text: " + path + " (line " + std::to_string(lines.size() + 1) + ")";
+      return false;
+    }
+    lines.push_back(std::move(*s));
+    return true;
+  };
+  constexpr size_t kChunk = size_t(1) << 20;
+  std::unique_ptr<char[]> buf(new char[kChunk]);
+  uint64_t total = 0;
+  for (;;) {
+    const ssize_t n = read_some(f, buf.get(), kChunk, path, why);
+    if (n < 0) return false;
+    if (n == 0) break;
+    if ((total += uint64_t(n)) > kMaxStrLength) {
+      why = "too large to read: " + path + " (at most 4 GiB)";
+      return false;
+    }
+    std::string_view rest(buf.get(), size_t(n));
+    for (size_t nl; (nl = rest.find('\n')) != std::string_view::npos; rest.remove_prefix(nl + 1)) {
+      if (carry.empty()) {
+        if (!line(rest.substr(0, nl))) return false;
+      } else {
+        carry.append(rest.substr(0, nl));
+        if (!line(carry)) return false;
+        carry.clear();
+      }
+    }
+    carry.append(rest);
+  }
+  if (!carry.empty() && !line(carry)) return false;
+  Value list = Value::nil();
+  for (size_t i = lines.size(); i-- > 0;) list = make_pair(std::move(lines[i]), std::move(list));
+  out = std::move(list);
   return true;
 }
 
@@ -141,28 +210,6 @@ bool text_of(const std::string& bytes, const std::string& path, Value& out, std:
   return true;
 }
 
-// The lines of `bytes` (each without its "\n"), as a list of strings.
-bool lines_of(const std::string& bytes, const std::string& path, Value& out, std::string& why) {
-  std::vector<Value> lines;
-  std::string_view rest(bytes);
-  while (!rest.empty()) {
-    const size_t nl = rest.find('\n');
-    std::string_view line = rest.substr(0, nl);
-    std::optional<Value> s = str_from_utf8(line);
-    if (!s) {
-      why = "not UTF-8 text: " + path + " (line " + std::to_string(lines.size() + 1) + ")";
-      return false;
-    }
-    lines.push_back(std::move(*s));
-    if (nl == std::string_view::npos) break;
-    rest.remove_prefix(nl + 1);
-  }
-  Value list = Value::nil();
-  for (size_t i = lines.size(); i-- > 0;) list = make_pair(std::move(lines[i]), std::move(list));
-  out = std::move(list);
-  return true;
-}
-
 }  // namespace
 
 void files_behavior(Actor&, const Value& msg, Context& cx) {
@@ -185,11 +232,13 @@ void files_behavior(Actor&, const Value& msg, Context& cx) {
   if (path->find('\0') != std::string::npos) return send_error(cx, cust, "a path cannot hold the character 0");
   std::string why;
   if (reading) {
-    std::string bytes;
     Value result;
-    if (!read_file(*path, bytes, why) ||
-        !(op.same(read) ? text_of(bytes, *path, result, why) : lines_of(bytes, *path, result, why)))
+    if (op.same(read)) {
+      std::string bytes;
+      if (!read_file(*path, bytes, why) || !text_of(bytes, *path, result, why)) return send_error(cx, cust, why);
+    } else if (!read_lines(*path, result, why)) {
       return send_error(cx, cust, why);
+    }
     cx.fx.send(cust, make_pair(ok, std::move(result)));
     return;
   }
