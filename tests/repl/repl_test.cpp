@@ -339,16 +339,16 @@ void first_session(const std::string& humus, const std::string& home) {
   // libedit before its echo, and the redraw then confuses this screen.
   s.type("symbol_n");
   CHECK(s.wait([](const Screen& sc) { return sc.cursor_line() == "> symbol_n"; }), "echoed");
+  // What the completed line computes shows the completion (libedit's redraw
+  // after a Tab is not always one this screen renders cleanly).
   s.type("\t");
-  CHECK(s.wait([](const Screen& sc) { return sc.cursor_line() == "> symbol_name"; }), "completes a text built-in");
   CHECK(s.enter("(#ok)"), "the completed call runs");
-  CHECK(s.screen().find_line("111, 107, NIL") >= 0, "symbol_name(#ok) is \"ok\"");
+  CHECK(s.wait(has_line("111, 107, NIL")), "symbol_n<Tab>(#ok) is symbol_name(#ok), \"ok\"");
   s.type("forma");
   CHECK(s.wait([](const Screen& sc) { return sc.cursor_line() == "> forma"; }), "echoed");
   s.type("\t");
-  CHECK(s.wait([](const Screen& sc) { return sc.cursor_line() == "> format"; }), "completes format");
   CHECK(s.enter("(\"~p\", 42)"), "format runs");
-  CHECK(s.screen().find_line("52, 50, NIL") >= 0, "format(\"~p\", 42) is \"42\"");
+  CHECK(s.wait(has_line("52, 50, NIL")), "forma<Tab>(\"~p\", 42) is format(\"~p\", 42), \"42\"");
   s.type("CRE\t");
   CHECK(s.wait([](const Screen& sc) { return sc.cursor_line() == "> CREATE"; }), "completes a keyword");
   // Ctrl-C abandons the line being typed.
