@@ -91,7 +91,7 @@ struct Options {
   // usually the host's own), `files` reads and writes files, `clock` tells
   // the time. One left out answers (#error, reason).
   struct Devices {
-    bool stdin = false;
+    bool standard_input = false;
     bool files = true;
     bool clock = true;
   } devices;

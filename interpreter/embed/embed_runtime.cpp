@@ -192,7 +192,7 @@ struct __attribute__((visibility("hidden"))) Runtime::Impl {
       };
     ro.trace = options.trace;
     ro.sandbox = options.sandbox;
-    ro.devices.stdin = options.devices.stdin;
+    ro.devices.standard_input = options.devices.standard_input;
     ro.devices.files = options.devices.files;
     ro.devices.clock = options.devices.clock;
     ro.warn_unhandled = options.warn_unhandled;

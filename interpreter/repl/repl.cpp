@@ -141,7 +141,7 @@ class Repl {
   void reset() {
     interp_.reset();
     rt::RuntimeOptions o = base_;
-    o.devices.stdin = false;  // the prompt reads standard input
+    o.devices.standard_input = false;  // the prompt reads standard input
     o.devices.denied = "the REPL reads standard input itself";
     o.out = [this](std::string_view s) { out(s); };
     o.err = [this](std::string_view s) {

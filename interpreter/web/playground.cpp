@@ -82,7 +82,7 @@ EMSCRIPTEN_KEEPALIVE int humus_start(const char* code, int length, const char* n
   o.tracer = &s.diagram;
   o.interrupt_requested = [] { return js_stop_requested() != 0; };
   // A page has no standard input or files of its own; the clock it has.
-  o.devices.stdin = false;
+  o.devices.standard_input = false;
   o.devices.files = false;
   o.devices.denied = "a web page has none";
   s.interp = std::make_unique<Interpreter>(o);

@@ -31,7 +31,7 @@ class StdinReader;
 // Which I/O devices a runtime's programs may use (RuntimeOptions::devices);
 // each left out answers (#error, "... is not available in this program").
 struct DeviceAccess {
-  bool stdin = true;
+  bool standard_input = true;
   bool files = true;
   bool clock = true;
   std::string denied = "its host left it out";  // why, in the answer to a refused request
@@ -61,7 +61,7 @@ class Devices {
   Runtime& runtime() { return rt_; }
   // Why a device refuses, or "" when it may serve ("standard input").
   std::string refusal(const char* what, bool allowed) const;
-  bool stdin_allowed() const { return access_.stdin && !sandbox_; }
+  bool stdin_allowed() const { return access_.standard_input && !sandbox_; }
   bool files_allowed() const { return access_.files && !sandbox_; }
   bool clock_allowed() const { return access_.clock && !sandbox_; }
 
