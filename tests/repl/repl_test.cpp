@@ -252,11 +252,12 @@ class Session {
     termios t{};
     return tcgetattr(fd_, &t) == 0 && !(t.c_lflag & (ICANON | ECHO));
   }
-  // Types a line and waits for the next prompt.
+  // Types a line and waits for the next prompt, with libedit holding the
+  // terminal again: what is typed next is not echoed twice.
   bool enter(const std::string& line) {
     size_t before = screen_.row();
     type(line + "\r");
-    return wait([&](const Screen& s) { return s.row() > before && s.cursor_line() == ">"; });
+    return wait([&](const Screen& s) { return s.row() > before && s.cursor_line() == ">" && editing(); });
   }
   // Waits for the process to end; its exit status, or -1.
   int wait_exit(double seconds = 20) {
