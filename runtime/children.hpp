@@ -49,6 +49,14 @@ void for_children(Object* o, F&& f) {
       f(m->items_slot());  // empty, or the list of items once made
       break;
     }
+    case ObjKind::Lines: {
+      auto* l = static_cast<Lines*>(o);
+      f(l->base);  // empty, or the owner a slice shares
+      f(l->text);
+      f(l->next);
+      f(l->items_slot());  // empty, or the pairs once made
+      break;
+    }
     case ObjKind::MapTrie: {
       auto* t = static_cast<MapTrie*>(o);
       for (uint32_t i = 0; i < t->items; ++i) {

@@ -12,14 +12,16 @@ const Value kNilValue = Value::nil();
 
 }  // namespace
 
-// Maps' lists of items are made under one of these locks, by the map's address.
-std::mutex& items_lock(const void* map) {
+// The lists of items of maps and lines are made under one of these locks,
+// by the packed value's address.
+std::mutex& items_lock(const void* packed) {
   static std::mutex locks[64];
-  return locks[(reinterpret_cast<uintptr_t>(map) >> 6) % 64];
+  return locks[(reinterpret_cast<uintptr_t>(packed) >> 6) % 64];
 }
 
 Value expand(const Value& v) {
   if (v.is_str()) return str_expand(v);
+  if (v.is(ObjKind::Lines)) return lines_expand(v);
   return v.as<Map>()->items();
 }
 
@@ -69,6 +71,9 @@ void ListCursor::settle() {
       v_ = &v_->as<Map>()->items();
       kind_ = Kind::Pair;
       return;
+    case ObjKind::Lines:
+      kind_ = Kind::Lines;
+      return;
     default:
       kind_ = Kind::None;
   }
@@ -97,9 +102,19 @@ void ListCursor::next() {
     case Kind::Pair:
       v_ = &v_->as<Pair>()->tail;
       break;
+    case Kind::Lines:  // on in its pairs
+      v_ = &v_->as<Lines>()->items().as<Pair>()->tail;
+      break;
     case Kind::None:
       return;
   }
+  settle();
+}
+
+const Value& ListCursor::lines_head() const { return v_->as<Lines>()->items().as<Pair>()->head; }
+
+void ListCursor::skip_lines() {
+  v_ = &v_->as<Lines>()->owner()->next;
   settle();
 }
 
@@ -115,6 +130,11 @@ uint64_t list_length(const Value& v, const Value** end) {
     if (const Str* s = c.str()) {  // a packed string's code points in one step
       n += s->length - c.index();
       c.skip_str();
+      continue;
+    }
+    if (const Lines* l = c.lines()) {  // packed lines too
+      n += l->count;
+      c.skip_lines();
       continue;
     }
     ++n;

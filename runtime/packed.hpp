@@ -4,6 +4,7 @@
 //   Str  a string, as the list of its code points (str.hpp)
 //   Map  a map of the `map` module, as the list of its items (key, value)
 //        in key order (map_trie.hpp, runtime/builtins/map.cpp)
+//   Lines  the lines of a file, as the list of their strings (lines.hpp)
 //
 // Why: a string of pairs costs a 24-byte object a character; a map kept as
 // a list (or a tree of tuples) costs a lookup a pointer chase per pair. A
@@ -22,6 +23,7 @@
 
 #include <cstdint>
 
+#include "runtime/lines.hpp"
 #include "runtime/str.hpp"
 #include "runtime/value.hpp"
 
@@ -67,7 +69,9 @@ class ListCursor {
   bool at_pair() const { return kind_ != Kind::None; }
   // The element here (at_pair() must hold). The reference lasts while the
   // walked value lives, but for a packed string's code point: until next().
-  const Value& head() const { return kind_ == Kind::Str ? cp_ : v_->as<Pair>()->head; }
+  const Value& head() const {
+    return kind_ == Kind::Str ? cp_ : kind_ == Kind::Pair ? v_->as<Pair>()->head : lines_head();
+  }
   // The code point here, when the element is one (a fast path for text).
   bool head_code_point(uint32_t& cp) const;
   void next();
@@ -81,9 +85,14 @@ class ListCursor {
   // Inside a packed string: the Str and the index of the current code point.
   const Str* str() const { return kind_ == Kind::Str ? v_->as<Str>() : nullptr; }
   uint32_t index() const { return i_; }
+  // At packed lines: them (their count in one step, skip_lines() past them).
+  const Lines* lines() const { return kind_ == Kind::Lines ? v_->as<Lines>() : nullptr; }
+  void skip_lines();
 
  private:
-  enum class Kind : uint8_t { None, Pair, Str };
+  // Packed lines are read as pairs (Lines::items) only once an element is asked for.
+  enum class Kind : uint8_t { None, Pair, Str, Lines };
+  const Value& lines_head() const;
   void settle();  // entering a value: what kind of cell it is
   const Value* v_;
   Kind kind_ = Kind::None;

@@ -111,6 +111,7 @@ void print_atom(std::string& out, const Value& v, bool readable) {
       case ObjKind::Str:
       case ObjKind::Map:
       case ObjKind::MapTrie:
+      case ObjKind::Lines:
         break;  // not atoms; callers never pass one
     }
     out += "<pair>";

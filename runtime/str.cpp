@@ -44,11 +44,9 @@ int decode_utf8(std::string_view s, size_t i, uint32_t& cp) {
 
 }  // namespace
 
-std::optional<Value> str_from_utf8(std::string_view utf8) {
-  // Two passes: count and check, then fill one allocation of the right width.
-  uint64_t n = 0;
-  bool wide = false;
-  bool ascii = true;
+std::optional<Utf8Shape> utf8_shape(std::string_view utf8) {
+  Utf8Shape shape;
+  uint64_t& n = shape.code_points;
   for (size_t i = 0; i < utf8.size();) {
     // Eight ASCII bytes at a time: most text is mostly ASCII.
     uint64_t word;
@@ -62,19 +60,31 @@ std::optional<Value> str_from_utf8(std::string_view utf8) {
       ++n;
       continue;
     }
-    ascii = false;
+    shape.ascii = false;
     uint32_t cp;
     const int len = decode_utf8(utf8, i, cp);
     if (len == 0) return std::nullopt;
-    if (cp > 0xFF) wide = true;
+    if (cp > 0xFF) shape.wide = true;
     i += size_t(len);
     ++n;
   }
+  return shape;
+}
+
+std::optional<Value> str_from_utf8(std::string_view utf8) {
+  // Two passes: count and check, then fill one allocation of the right width.
+  std::optional<Utf8Shape> shape = utf8_shape(utf8);
+  if (!shape || shape->code_points > kMaxStrLength) return std::nullopt;
+  return str_from_shaped_utf8(utf8, *shape);
+}
+
+Value str_from_shaped_utf8(std::string_view utf8, const Utf8Shape& shape) {
+  const uint64_t n = shape.code_points;
   if (n == 0) return Value::nil();
-  if (n > kMaxStrLength) return std::nullopt;
+  const bool wide = shape.wide;
   Str* s = make_inline(uint32_t(n), wide ? 2 : 0);
   uint8_t* out = inline_data(s);
-  if (ascii) {
+  if (shape.ascii) {
     std::memcpy(out, utf8.data(), utf8.size());
   } else {
     size_t k = 0;
@@ -108,7 +118,14 @@ Value str_rest(const Value& sv, uint32_t from) {
   const Str* s = sv.as<Str>();
   if (from >= s->length) return Value::nil();
   if (from == 0) return sv;
-  auto* r = new (::operator new(sizeof(Str))) Str(s->length - from, s->shift);
+  return str_slice(sv, from, s->length - from);
+}
+
+Value str_slice(const Value& sv, uint32_t from, uint32_t n) {
+  const Str* s = sv.as<Str>();
+  if (n == 0) return Value::nil();
+  if (from == 0 && n == s->length) return sv;
+  auto* r = new (::operator new(sizeof(Str))) Str(n, s->shift);
   r->data = s->data + (size_t(from) << s->shift);
   // Slices share the owner's data, never a slice's: a walk down a long
   // string does not build a chain of slices.

@@ -41,10 +41,25 @@ inline constexpr uint64_t kMaxStrLength = UINT32_MAX;
 
 // From UTF-8 text; none when it is not valid UTF-8 (or longer than kMaxStrLength).
 std::optional<Value> str_from_utf8(std::string_view utf8);
+// What a check of UTF-8 text found: its code points, and whether any is
+// past U+00FF (wide: 4 bytes each) or past U+007F (not ascii).
+struct Utf8Shape {
+  uint64_t code_points = 0;
+  bool wide = false;
+  bool ascii = true;
+};
+// None when the text is not valid UTF-8.
+std::optional<Utf8Shape> utf8_shape(std::string_view utf8);
+// From UTF-8 text already checked (its shape, or the combined shape of
+// pieces checked one by one; at most kMaxStrLength code points).
+Value str_from_shaped_utf8(std::string_view utf8, const Utf8Shape& shape);
 // From code points, each a Unicode scalar value (the caller checked).
 Value str_from_code_points(const uint32_t* cps, size_t n);
 // The code points of `s` from index `from` on (a slice sharing its data); NIL past the end.
 Value str_rest(const Value& s, uint32_t from);
+// The n code points of `s` from index `from` (a slice; the caller keeps
+// from + n within it); NIL when n is 0.
+Value str_slice(const Value& s, uint32_t from, uint32_t n);
 // Pairs of the first code points of `s` (at most kExpandChunk), their last
 // tail the rest: a value equal to `s` that the VM's pair code can take apart.
 inline constexpr uint32_t kExpandChunk = 16;

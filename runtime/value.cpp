@@ -40,6 +40,7 @@ Kind Value::kind() const {
       case ObjKind::Pair:
       case ObjKind::Str:
       case ObjKind::Map:
+      case ObjKind::Lines:
         return Kind::Pair;
       case ObjKind::MapTrie:
         return Kind::Undefined;  // never seen by programs
@@ -177,6 +178,9 @@ void destroy(Object* o) {
     case ObjKind::Map:
       delete static_cast<Map*>(o);
       break;
+    case ObjKind::Lines:
+      delete static_cast<Lines*>(o);
+      break;
     case ObjKind::MapTrie:
       MapTrie::destroy(static_cast<MapTrie*>(o));
       break;
@@ -270,6 +274,12 @@ void clear_contents(Object* o) {
       auto* m = static_cast<Map*>(o);
       m->trie = Value();
       m->items_slot() = Value();
+      break;
+    }
+    case ObjKind::Lines: {
+      auto* l = static_cast<Lines*>(o);
+      l->base = l->text = l->next = Value();
+      l->items_slot() = Value();
       break;
     }
     case ObjKind::MapTrie: {

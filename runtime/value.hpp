@@ -38,6 +38,7 @@ enum class ObjKind : uint8_t {
   Str,       // a packed string: behaves as the list of its code points (packed.hpp)
   Map,       // a packed map: behaves as the list of its items (key, value) in key order (packed.hpp)
   MapTrie,   // a node of a map's trie (map_trie.hpp): held by maps only, never seen by programs
+  Lines,     // packed lines: behaves as a list of strings (lines.hpp)
 };
 
 struct Object;
@@ -158,7 +159,8 @@ class Value {
   bool is_str() const { return is(ObjKind::Str); }
   bool is_cons() const {
     return is_object() &&
-           (object()->kind == ObjKind::Pair || object()->kind == ObjKind::Str || object()->kind == ObjKind::Map);
+           (object()->kind == ObjKind::Pair || object()->kind == ObjKind::Str || object()->kind == ObjKind::Map ||
+            object()->kind == ObjKind::Lines);
   }
   bool is_bigint() const { return is(ObjKind::BigInt); }
   bool is_integer() const { return is_small() || is_bigint(); }

@@ -99,6 +99,13 @@ string(REPEAT "# a script bigger than --max-memory is refused before its first b
 file(WRITE "${DIR}/big.hum" "${big}")
 expect(read_file_max_memory 3 "^$" "^humus: stopped: --max-memory 2M reached while reading 'big.hum'\n$"
        ARGS --max-memory 2M big.hum)
+# files #lines packs the lines (runtime/lines.hpp): a 20 MB file of 350,000
+# lines is read under --max-memory 40M (as pairs of strings it took 2.4
+# times the file: 48 MB).
+string(REPEAT "a line of a file read by #lines, 57 bytes long, in ASCII\n" 350000 many_lines)
+file(WRITE "${DIR}/lines.txt" "${many_lines}")
+file(WRITE "${DIR}/count_lines.hum" "DEF count_beh AS \\answer.[\n  CASE answer OF\n  (#ok, lines) : [ SEND length(lines) TO println ]\n  _ : [ SEND answer TO println ]\n  END\n]\nSEND (NEW count_beh, #lines, \"lines.txt\") TO files\n")
+expect(lines_max_memory 0 "^350000\n$" "^$" ARGS --max-memory 40M count_lines.hum)
 execute_process(COMMAND sh -c "sleep 3 | exec \"$0\" --timeout 0.3 -" "${HUMUS}" WORKING_DIRECTORY "${DIR}"
                 OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc TIMEOUT 60)
 if(NOT rc EQUAL 3 OR NOT err STREQUAL "humus: stopped: --timeout 0.3 reached while reading standard input\n")

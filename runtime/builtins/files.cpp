@@ -19,6 +19,7 @@
 
 #include "runtime/builtins/devices.hpp"
 #include "runtime/context.hpp"
+#include "runtime/lines.hpp"
 #include "runtime/runtime.hpp"
 #include "runtime/str.hpp"
 #include "runtime/text.hpp"
@@ -128,22 +129,18 @@ bool read_file(const std::string& path, std::string& bytes, std::string& why) {
 }
 
 // The lines of a regular file (each without its "\n"), as a list of
-// strings, read a chunk at a time: the file's bytes are never all in memory
-// besides the strings made of them.
+// strings, read a chunk at a time and packed (runtime/lines.hpp): the
+// file's bytes are never all in memory besides the lines made of them.
 bool read_lines(const std::string& path, Value& out, std::string& why) {
   Fd f{-1};
   size_t size = 0;
   if (!open_regular(path, f, size, why)) return false;
-  std::vector<Value> lines;
+  LinesBuilder lines;
   std::string carry;  // a line begun in an earlier chunk
   auto line = [&](std::string_view text) {
-    std::optional<Value> s = str_from_utf8(text);
-    if (!s) {
-      why = "not UTF-8 text: " + path + " (line " + std::to_string(lines.size() + 1) + ")";
-      return false;
-    }
-    lines.push_back(std::move(*s));
-    return true;
+    if (lines.add(text)) return true;
+    why = "not UTF-8 text: " + path + " (line " + std::to_string(lines.lines() + 1) + ")";
+    return false;
   };
   constexpr size_t kChunk = size_t(1) << 20;
   std::unique_ptr<char[]> buf(new char[kChunk]);
@@ -169,9 +166,7 @@ bool read_lines(const std::string& path, Value& out, std::string& why) {
     carry.append(rest);
   }
   if (!carry.empty() && !line(carry)) return false;
-  Value list = Value::nil();
-  for (size_t i = lines.size(); i-- > 0;) list = make_pair(std::move(lines[i]), std::move(list));
-  out = std::move(list);
+  out = lines.finish();
   return true;
 }
 

@@ -83,6 +83,14 @@ Value drop_from(const Value& n0, const Value& xs) {
       cur = std::move(rest);
     } else if (cur.is_cons()) {  // a packed value: its pairs, a chunk at a time
       if (cur.is_str() && n < cur.as<Str>()->length) return str_rest(cur, uint32_t(n));
+      if (cur.is(ObjKind::Lines)) {  // whole runs of lines in one step
+        const Lines* l = cur.as<Lines>();
+        if (n < l->count) return lines_rest(cur, uint32_t(n));
+        n -= l->count;
+        Value next = l->owner()->next;
+        cur = std::move(next);
+        continue;
+      }
       Value pairs = expand(cur);
       cur = std::move(pairs);
       continue;
@@ -111,6 +119,7 @@ Value nth(const Value& xs, const Value& i) {
   Value rest = drop_from(i, xs);
   if (!rest.is_cons()) return Value::undefined();
   if (i.is_integer() && int_compare(i, Value::small(0)) < 0) return Value::undefined();
+  if (rest.is(ObjKind::Lines)) return lines_first(rest);  // not its pairs
   ListCursor c(rest);
   return c.head();
 }

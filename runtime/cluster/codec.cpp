@@ -108,6 +108,7 @@ void pack_atom(Packer& pk, const Value& v, AddressBook& book) {
     case ObjKind::Envelope:
     case ObjKind::Pair:
     case ObjKind::Map:      // a list of items: encode_value walks it
+    case ObjKind::Lines:    // a list of strings: encode_value walks it
     case ObjKind::MapTrie:  // inside maps only
       break;
   }

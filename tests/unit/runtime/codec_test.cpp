@@ -105,6 +105,17 @@ TEST_CASE("codec: every kind of data comes back equal") {
   CHECK(roundtrip(actor, book).same(actor));  // an actor comes back as itself
 }
 
+TEST_CASE("codec: packed lines cross as the list of strings they are") {
+  Book book;
+  LinesBuilder b;
+  for (const char* line : {"one", "", "caf\xc3\xa9", "snow \xe2\x98\x83"}) REQUIRE(b.add(line));
+  Value lines = b.finish();
+  REQUIRE(lines.is(ObjKind::Lines));
+  Value back = roundtrip(lines, book);
+  CHECK(equal(back, lines));
+  CHECK(to_string(back) == to_string(lines));
+}
+
 TEST_CASE("codec: long lists and deep nesting, without recursion") {
   Book book;
   Value big = range_list(1000000);
