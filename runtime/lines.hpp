@@ -59,7 +59,7 @@ class LinesBuilder {
   Value finish();
 
  private:
-  void seal();  // packs the pending lines into an owner
+  void seal();                    // packs the pending lines into an owner
   std::string text_;              // the pending lines' UTF-8, back to back
   std::vector<uint32_t> starts_;  // their code-point offsets (one more than the lines)
   uint64_t code_points_ = 0;

@@ -158,9 +158,8 @@ class Value {
   bool is_pair() const { return is(ObjKind::Pair); }
   bool is_str() const { return is(ObjKind::Str); }
   bool is_cons() const {
-    return is_object() &&
-           (object()->kind == ObjKind::Pair || object()->kind == ObjKind::Str || object()->kind == ObjKind::Map ||
-            object()->kind == ObjKind::Lines);
+    return is_object() && (object()->kind == ObjKind::Pair || object()->kind == ObjKind::Str ||
+                           object()->kind == ObjKind::Map || object()->kind == ObjKind::Lines);
   }
   bool is_bigint() const { return is(ObjKind::BigInt); }
   bool is_integer() const { return is_small() || is_bigint(); }

@@ -11,8 +11,8 @@
 #include "runtime/cluster/codec.hpp"
 #include "runtime/cluster/wire.hpp"
 #include "runtime/equality.hpp"
-#include "runtime/print.hpp"
 #include "runtime/packed.hpp"
+#include "runtime/print.hpp"
 #include "runtime/symbols.hpp"
 #include "value_helpers.hpp"
 
