@@ -206,6 +206,22 @@ TEST_CASE("compile errors, unknown modules and names defined nowhere") {
   CHECK(list[0]["range"] == range(0, 29, 0, 35));
 }
 
+TEST_CASE("hover documents the scripting built-ins: text functions and the device actors") {
+  Client c;
+  initialize(c);
+  const std::string uri = "untitled:s";
+  open(c, uri,
+       "SEND format(\"~p\", split(\"a,b\", \",\")) TO print\n"
+       "SEND (println, #lines, \"x.txt\") TO files\n"
+       "SEND (println, #now) TO clock\n"
+       "SEND (println, #read_line) TO stdin\n");
+  CHECK(contains(hover_text(hover(c, uri, 0, 6)), "`format(template, args)`"));
+  CHECK(contains(hover_text(hover(c, uri, 0, 19)), "`split(s, sep)`"));
+  CHECK(contains(hover_text(hover(c, uri, 1, 37)), "#lines"));
+  CHECK(contains(hover_text(hover(c, uri, 2, 25)), "#now"));
+  CHECK(contains(hover_text(hover(c, uri, 3, 32)), "#read_line"));
+}
+
 TEST_CASE("hover shows a global's definition and its comment; go to definition finds it") {
   Client c;
   initialize(c);
