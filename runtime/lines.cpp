@@ -62,17 +62,21 @@ Value lines_rest(const Value& v, uint32_t k) {
 bool LinesBuilder::add(std::string_view utf8) {
   std::optional<Utf8Shape> shape = utf8_shape(utf8);
   if (!shape) return false;
+  push(utf8, *shape);
+  return true;
+}
+
+void LinesBuilder::push(std::string_view utf8, const Utf8Shape& shape) {
   // An owner's text is one Str: seal before it would pass a Str's length.
-  if (code_points_ + shape->code_points > kMaxStrLength) seal();
+  if (code_points_ + shape.code_points > kMaxStrLength) seal();
   if (starts_.empty()) starts_.push_back(0);
   text_.append(utf8);
-  code_points_ += shape->code_points;
-  wide_ = wide_ || shape->wide;
-  ascii_ = ascii_ && shape->ascii;
+  code_points_ += shape.code_points;
+  wide_ = wide_ || shape.wide;
+  ascii_ = ascii_ && shape.ascii;
   starts_.push_back(uint32_t(code_points_));
   ++total_;
   if (text_.size() >= kOwnerBytes) seal();
-  return true;
 }
 
 void LinesBuilder::seal() {

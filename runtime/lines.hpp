@@ -15,6 +15,7 @@
 #include <string_view>
 #include <vector>
 
+#include "runtime/str.hpp"
 #include "runtime/value.hpp"
 
 namespace humus::rt {
@@ -55,10 +56,13 @@ class LinesBuilder {
  public:
   // A line's UTF-8 text (without its newline); false when it is not UTF-8.
   bool add(std::string_view utf8);
+  // A line known to be ASCII (is_ascii): no check.
+  void add_ascii(std::string_view ascii) { push(ascii, Utf8Shape{ascii.size(), false, true}); }
   size_t lines() const { return total_; }
   Value finish();
 
  private:
+  void push(std::string_view utf8, const Utf8Shape& shape);
   void seal();                    // packs the pending lines into an owner
   std::string text_;              // the pending lines' UTF-8, back to back
   std::vector<uint32_t> starts_;  // their code-point offsets (one more than the lines)

@@ -71,6 +71,18 @@ std::optional<Utf8Shape> utf8_shape(std::string_view utf8) {
   return shape;
 }
 
+bool is_ascii(std::string_view bytes) {
+  const size_t words = bytes.size() / 8;
+  uint64_t any = 0;
+  for (size_t i = 0; i < words; ++i) {
+    uint64_t w;
+    std::memcpy(&w, bytes.data() + i * 8, 8);
+    any |= w;
+  }
+  for (size_t i = words * 8; i < bytes.size(); ++i) any |= static_cast<unsigned char>(bytes[i]);
+  return (any & 0x8080808080808080u) == 0;
+}
+
 std::optional<Value> str_from_utf8(std::string_view utf8) {
   // Two passes: count and check, then fill one allocation of the right width.
   std::optional<Utf8Shape> shape = utf8_shape(utf8);

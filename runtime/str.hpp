@@ -50,6 +50,9 @@ struct Utf8Shape {
 };
 // None when the text is not valid UTF-8.
 std::optional<Utf8Shape> utf8_shape(std::string_view utf8);
+// Whether every byte is below 0x80 (then it is valid UTF-8, a byte a code
+// point): one pass the compiler vectorizes, for text read in bulk.
+bool is_ascii(std::string_view bytes);
 // From UTF-8 text already checked (its shape, or the combined shape of
 // pieces checked one by one; at most kMaxStrLength code points).
 Value str_from_shaped_utf8(std::string_view utf8, const Utf8Shape& shape);

@@ -154,9 +154,14 @@ bool read_lines(const std::string& path, Value& out, std::string& why) {
       return false;
     }
     std::string_view rest(buf.get(), size_t(n));
+    // Most files are ASCII: one check of the chunk spares a check a line.
+    const bool ascii = is_ascii(rest);
     for (size_t nl; (nl = rest.find('\n')) != std::string_view::npos; rest.remove_prefix(nl + 1)) {
       if (carry.empty()) {
-        if (!line(rest.substr(0, nl))) return false;
+        if (ascii)
+          lines.add_ascii(rest.substr(0, nl));
+        else if (!line(rest.substr(0, nl)))
+          return false;
       } else {
         carry.append(rest.substr(0, nl));
         if (!line(carry)) return false;
