@@ -123,9 +123,11 @@ void ListCursor::skip_str() {
   settle();
 }
 
-uint64_t list_length(const Value& v, const Value** end) {
+uint64_t list_length(const Value& v0, const Value** end) {
   uint64_t n = 0;
-  ListCursor c(v);
+  const Value* v = &v0;
+  for (; v->is_pair(); v = &v->as<Pair>()->tail) ++n;  // the common case, without a cursor
+  ListCursor c(*v);
   while (c.at_pair()) {
     if (const Str* s = c.str()) {  // a packed string's code points in one step
       n += s->length - c.index();

@@ -52,7 +52,17 @@ Value append(const Value& xs, const Value& ys) {
 // member(x, xs): TRUE at the first element equal to x; FALSE at NIL; ? at
 // any other end.
 Value member(const Value& x, const Value& xs) {
-  ListCursor c(xs);
+  const Value* v = &xs;
+  if (!x.is_object()) {
+    // An immediate (a small integer, a symbol, NIL, a truth value) equals
+    // only itself, and a big integer equal to it (never, normalised; asked
+    // anyway, as equal() does): down a chain of pairs without a cursor.
+    for (; v->is_pair(); v = &v->as<Pair>()->tail) {
+      const Value& h = v->as<Pair>()->head;
+      if (h.same(x) || (h.is_bigint() && equal(h, x))) return Value::truth();
+    }
+  }
+  ListCursor c(*v);
   for (; c.at_pair(); c.next())
     if (equal(c.head(), x)) return Value::truth();
   return c.rest().is_nil() ? Value::falsity() : Value::undefined();
