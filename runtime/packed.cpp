@@ -90,7 +90,7 @@ bool ListCursor::head_code_point(uint32_t& cp) const {
   return true;
 }
 
-void ListCursor::next() {
+void ListCursor::next_packed() {
   switch (kind_) {
     case Kind::Str:
       if (++i_ < v_->as<Str>()->length) {

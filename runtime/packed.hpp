@@ -74,7 +74,15 @@ class ListCursor {
   }
   // The code point here, when the element is one (a fast path for text).
   bool head_code_point(uint32_t& cp) const;
-  void next();
+  void next() {
+    // Inline for the common step, a pair to a pair; the rest out of line.
+    if (kind_ == Kind::Pair) {
+      v_ = &v_->as<Pair>()->tail;
+      if (!v_->is_pair()) settle();
+      return;
+    }
+    next_packed();
+  }
   // Inside a packed string: on past its last code point at once.
   void skip_str();
   // Whether the cursor stands at the start of a value (not inside a packed
@@ -93,6 +101,7 @@ class ListCursor {
   // Packed lines are read as pairs (Lines::items) only once an element is asked for.
   enum class Kind : uint8_t { None, Pair, Str, Lines };
   const Value& lines_head() const;
+  void next_packed();
   void settle();  // entering a value: what kind of cell it is
   const Value* v_;
   Kind kind_ = Kind::None;
