@@ -51,7 +51,7 @@ struct PackedConstants;
 struct Constant {
   enum class Kind : uint8_t {
     Integer,  // digits + radix (chars are Integers too: 'a' is radix 10 "97")
-    String,   // code points
+    String,   // UTF-8 text (escapes resolved) in `text`
     Symbol,   // name without '#'
     True,
     False,
@@ -63,20 +63,19 @@ struct Constant {
   bool negative = false;                        // Integer: leading '-'
   uint32_t radix = 10;                          // Integer: 2..36
   std::string text;                             // Integer: digits as written (validated for the
-                                                // radix); Symbol: the name
-  std::vector<uint32_t> codes;                  // String: code points
+                                                // radix); Symbol: the name; String: its UTF-8
   std::shared_ptr<const PackedConstants> list;  // List
 };
 
 // A tuple expression of kPackedAtLeast or more elements that are all
-// literals other than strings (`1, 2, 3, ...`, `#a, 'b', TRUE, ...`): kept
-// as the literals' texts, a dozen bytes an element rather than a syntax
-// node each, so that a literal of a million elements costs little to
-// compile (issue 20). As a tuple, the last element is the tail.
+// literals (`1, 2, 3, ...`, `#a, 'b', "c", TRUE, ...`): kept as the
+// literals' texts, a dozen bytes an element rather than a syntax node each,
+// so that a literal of a million elements costs little to compile (issues
+// 20 and 34). As a tuple, the last element is the tail.
 struct PackedConstants {
   static constexpr std::size_t kPackedAtLeast = 32;
   struct Item {
-    Constant::Kind kind;  // not String or List
+    Constant::Kind kind;  // not List
     bool negative;
     uint8_t radix;
     uint32_t offset, length;  // of its text (Constant::text) in `text`

@@ -8,7 +8,7 @@ namespace {
 
 // A field added to a node must be copied below: these sizes say when one was.
 #if UINTPTR_MAX == 0xFFFFFFFFFFFFFFFFu
-static_assert(sizeof(Expr) == 264 && sizeof(Stmt) == 88 && sizeof(Pattern) == 160 && sizeof(Equation) == 88,
+static_assert(sizeof(Expr) == 240 && sizeof(Stmt) == 88 && sizeof(Pattern) == 136 && sizeof(Equation) == 88,
               "a syntax node changed: copy its new fields here, then update these sizes");
 #endif
 

@@ -364,50 +364,32 @@ ast::Loc loc_of(const node& n) { return make_loc(n.line, n.column); }
 
 // ------------------------------------------------- parse tree -> ast
 
-// The code points of the text between the quotes of a string or character
-// literal, with escapes resolved (the grammar has checked them).
-std::vector<uint32_t> decode_quoted(std::string_view s) {
-  std::vector<uint32_t> codes;
-  for (std::size_t i = 0; i < s.size();) {
-    auto c = static_cast<unsigned char>(s[i]);
-    if (c == '\\') {
-      char e = s[i + 1];
-      codes.push_back(e == 'n' ? '\n' : e == 't' ? '\t' : e == 'r' ? '\r' : e == 'b' ? '\b' : static_cast<uint32_t>(e));
-      i += 2;
-    } else if (c < 0x80) {
-      codes.push_back(c);
-      i += 1;
-    } else {
-      std::size_t n = c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
-      uint32_t cp = c & (0xFF >> (n + 1));
-      for (std::size_t k = 1; k < n; ++k) cp = (cp << 6) | (static_cast<unsigned char>(s[i + k]) & 0x3F);
-      codes.push_back(cp);
-      i += n;
-    }
-  }
-  return codes;
-}
-
-std::string encode_utf8(const std::vector<uint32_t>& codes) {
+// The text between the quotes of a string or character literal, as UTF-8
+// with escapes resolved (the grammar has checked them, and that the rest is
+// valid UTF-8). UTF-8, not code points: a literal then costs its own size
+// in the syntax tree, not four times it (issue 34, item 5).
+std::string decode_quoted(std::string_view s) {
   std::string out;
-  for (uint32_t cp : codes) {
-    if (cp < 0x80) {
-      out += static_cast<char>(cp);
-    } else if (cp < 0x800) {
-      out += static_cast<char>(0xC0 | (cp >> 6));
-      out += static_cast<char>(0x80 | (cp & 0x3F));
-    } else if (cp < 0x10000) {
-      out += static_cast<char>(0xE0 | (cp >> 12));
-      out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-      out += static_cast<char>(0x80 | (cp & 0x3F));
-    } else {
-      out += static_cast<char>(0xF0 | (cp >> 18));
-      out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-      out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-      out += static_cast<char>(0x80 | (cp & 0x3F));
-    }
+  out.reserve(s.size());
+  for (std::size_t i = 0; i < s.size();) {
+    const std::size_t escape = s.find('\\', i);
+    out.append(s.substr(i, escape - i));
+    if (escape == std::string_view::npos) break;
+    const char e = s[escape + 1];
+    out += e == 'n' ? '\n' : e == 't' ? '\t' : e == 'r' ? '\r' : e == 'b' ? '\b' : e;
+    i = escape + 2;
   }
   return out;
+}
+
+// The first code point of valid UTF-8 text (a character literal's).
+uint32_t first_code_point(std::string_view s) {
+  const auto c = static_cast<unsigned char>(s.at(0));
+  if (c < 0x80) return c;
+  const std::size_t n = c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
+  uint32_t cp = c & (0xFF >> (n + 1));
+  for (std::size_t k = 1; k < n; ++k) cp = (cp << 6) | (static_cast<unsigned char>(s[k]) & 0x3F);
+  return cp;
 }
 
 std::string_view unquote(std::string_view s) { return s.substr(1, s.size() - 2); }
@@ -434,11 +416,11 @@ std::optional<ast::Constant> constant_of(const node& n) {
     }
     case node_kind::char_lit:
       c.kind = K::Integer;
-      c.text = std::to_string(decode_quoted(unquote(n.string_view())).at(0));
+      c.text = std::to_string(first_code_point(decode_quoted(unquote(n.string_view()))));
       return c;
     case node_kind::string_lit:
       c.kind = K::String;
-      c.codes = decode_quoted(unquote(n.string_view()));
+      c.text = decode_quoted(unquote(n.string_view()));
       return c;
     case node_kind::symbol:
       c.kind = K::Symbol;
@@ -462,11 +444,12 @@ std::optional<ast::Constant> constant_of(const node& n) {
   }
 }
 
-// A literal a packed tuple can hold (ast::PackedConstants): not a string.
+// A literal a packed tuple can hold (ast::PackedConstants).
 bool packable(node_kind k) {
   switch (k) {
     case node_kind::integer:
     case node_kind::char_lit:
+    case node_kind::string_lit:
     case node_kind::symbol:
     case node_kind::c_true:
     case node_kind::c_false:
@@ -708,7 +691,7 @@ class converter {
       }
       case node_kind::import_stmt: {
         auto x = s(ast::StmtKind::Import);
-        x->name = encode_utf8(decode_quoted(unquote(kids.at(0)->string_view())));
+        x->name = decode_quoted(unquote(kids.at(0)->string_view()));
         x->name_loc = loc_of(*kids.at(0));
         return x;
       }

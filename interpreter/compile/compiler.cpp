@@ -621,8 +621,13 @@ Value Compiler::unpinned_constant(const ast::Constant& c) {
   switch (c.kind) {
     case ast::Constant::Kind::Integer:
       return rt::parse_integer(c.text, c.radix, c.negative);
-    case ast::Constant::Kind::String:  // packed: a byte or four a character (runtime/str.hpp)
-      return rt::str_from_code_points(c.codes.data(), c.codes.size());
+    case ast::Constant::Kind::String: {  // packed: a byte or four a character (runtime/str.hpp)
+      // The grammar admits only valid UTF-8 in a literal, so only one of
+      // more than kMaxStrLength code points (4 GB) fails here.
+      std::optional<Value> s = rt::str_from_utf8(c.text);
+      if (!s) error({}, "this string is too long to compile (more than 4294967295 characters)");
+      return std::move(*s);
+    }
     case ast::Constant::Kind::Symbol:
       return Value::symbol(rt::intern_symbol(c.text));
     case ast::Constant::Kind::True:

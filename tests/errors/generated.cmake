@@ -103,7 +103,8 @@ if(NOT status EQUAL 3 OR NOT out STREQUAL "" OR NOT err STREQUAL "humus: stopped
 endif()
 
 # Compiling counts too (issue 20, repro 9): a 4 MB tuple of strings needs
-# more than 64M to compile, and is stopped before anything runs.
+# more than 64M to compile (78 MB peak; 208 MB before strings were packed,
+# issue 34), and is stopped before anything runs.
 set(strings "\"0\"")
 foreach(i RANGE 1 50)
   string(APPEND strings ", \"1234567\"")
@@ -119,15 +120,17 @@ endif()
 
 # Big literals compile in memory proportional to their size (issue 20,
 # repro 10): a tuple of many literals is packed (ast::PackedConstants).
-# Run under a --max-memory of 50 times their size: 450,000 numbers
+# Run under a --max-memory of `times` their size: 450,000 numbers
 # `1234567, ` (4.1 MB; peak 55 MB, 177 MB before packing) and 1,000,000
-# one-digit numbers `1, ` (3.0 MB; peak 102 MB, 368 MB before). (No cap
+# one-digit numbers `1, ` (3.0 MB; peak 102 MB, 368 MB before) at 50 times;
+# strings (issue 34, item 5), kept as UTF-8 and packed too, at 20 times:
+# 450,000 `"1234567", ` (5.0 MB; peak 80 MB, 228 MB before). (No cap
 # under the sanitizers, whose own memory the resident set includes.)
-function(big_literal name element count expected)
+function(big_literal name element count expected times)
   string(REPEAT "${element}, " ${count} elements)
   file(WRITE "${DIR}/${name}.hum" "SEND length((${elements}NIL)) TO println\n")
   file(SIZE "${DIR}/${name}.hum" size)
-  math(EXPR cap "${size} * 50")
+  math(EXPR cap "${size} * ${times}")
   set(cap_option --max-memory ${cap})
   if(SANITIZED)
     set(cap_option)
@@ -139,8 +142,26 @@ function(big_literal name element count expected)
     message(FATAL_ERROR "${name} (${size} bytes, '${cap_option}'): status ${status}, stdout '${out}', stderr '${err}'")
   endif()
 endfunction()
-big_literal(big_literal 1234567 450000 450000)
-big_literal(dense_literal 1 1000000 1000000)
+big_literal(big_literal 1234567 450000 450000 50)
+big_literal(dense_literal 1 1000000 1000000 50)
+big_literal(string_literals "\"1234567\"" 450000 450000 20)
+
+# One string literal of 10 MB (issue 34, item 5) compiles within 5 times its
+# size: 40 MB peak (118 MB when the syntax tree held it as code points).
+string(REPEAT "abcdefghi\\n" 1000000 text)
+file(WRITE "${DIR}/string_literal.hum" "SEND length(\"${text}\") TO println\n")
+file(SIZE "${DIR}/string_literal.hum" size)
+math(EXPR cap "${size} * 5")
+set(cap_option --max-memory ${cap})
+if(SANITIZED)
+  set(cap_option)
+endif()
+execute_process(COMMAND "${HUMUS}" --threads 1 ${cap_option} string_literal.hum WORKING_DIRECTORY "${DIR}"
+                OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE status TIMEOUT 300)
+file(REMOVE "${DIR}/string_literal.hum")
+if(NOT status EQUAL 0 OR NOT out STREQUAL "10000000\n" OR NOT err STREQUAL "")
+  message(FATAL_ERROR "string_literal (${size} bytes, '${cap_option}'): status ${status}, stdout '${out}', stderr '${err}'")
+endif()
 
 # Compiling costs memory in proportion to the source, at most 50 times it
 # (issue 20, repro 10): a script of many top-level DEFs runs under a

@@ -6,8 +6,7 @@
 #include <memory>
 #include <string>
 
-#include "interpreter/interpreter.hpp"
-#include "runtime/stack_guard.hpp"
+#include "fuzz_program.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   auto source = std::make_shared<humus::ast::Source>(
@@ -16,8 +15,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   ro.threads = 1;
   ro.out = [](std::string_view) {};
   ro.err = [](std::string_view) {};
-  // On a thread with the interpreter's deep, guarded stack, as the humus command does.
-  humus::rt::run_on_big_stack([&] {
+  // On a thread with the interpreter's deep, guarded stack, as the humus
+  // command does: one kept for the whole run (fuzz_program.hpp).
+  humus::fuzz::StackThread::get().run([&] {
     humus::interp::Interpreter interp(ro);
     interp.load(source);
   });

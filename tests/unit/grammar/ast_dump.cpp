@@ -13,7 +13,15 @@ std::string dump_constant(const ast::Constant& c) {
       return (c.negative ? "-" : "") + (c.radix == 10 ? std::string() : fmt::format("{}#", c.radix)) + c.text;
     case K::String: {
       std::string s = "str[";
-      for (std::size_t i = 0; i < c.codes.size(); ++i) s += (i ? "," : "") + std::to_string(c.codes[i]);
+      // Its code points, decoded from the UTF-8 the syntax tree holds.
+      for (std::size_t i = 0; i < c.text.size();) {
+        const auto b = static_cast<unsigned char>(c.text[i]);
+        const std::size_t n = b < 0x80 ? 1 : b < 0xE0 ? 2 : b < 0xF0 ? 3 : 4;
+        uint32_t cp = n == 1 ? b : b & (0xFF >> (n + 1));
+        for (std::size_t k = 1; k < n; ++k) cp = (cp << 6) | (static_cast<unsigned char>(c.text[i + k]) & 0x3F);
+        s += (i ? "," : "") + std::to_string(cp);
+        i += n;
+      }
       return s + "]";
     }
     case K::Symbol:
