@@ -105,7 +105,11 @@ expect(read_file_max_memory 3 "^$" "^humus: stopped: --max-memory 2M reached whi
 string(REPEAT "a line of a file read by #lines, 57 bytes long, in ASCII\n" 350000 many_lines)
 file(WRITE "${DIR}/lines.txt" "${many_lines}")
 file(WRITE "${DIR}/count_lines.hum" "DEF count_beh AS \\answer.[\n  CASE answer OF\n  (#ok, lines) : [ SEND length(lines) TO println ]\n  _ : [ SEND answer TO println ]\n  END\n]\nSEND (NEW count_beh, #lines, \"lines.txt\") TO files\n")
-expect(lines_max_memory 0 "^350000\n$" "^$" ARGS --max-memory 40M count_lines.hum)
+# --max-memory also watches resident memory, which under a sanitizer holds
+# its shadow and quarantine (this run: about 100 MB): not checked there.
+if(NOT SANITIZE)
+  expect(lines_max_memory 0 "^350000\n$" "^$" ARGS --max-memory 40M count_lines.hum)
+endif()
 execute_process(COMMAND sh -c "sleep 3 | exec \"$0\" --timeout 0.3 -" "${HUMUS}" WORKING_DIRECTORY "${DIR}"
                 OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc TIMEOUT 60)
 if(NOT rc EQUAL 3 OR NOT err STREQUAL "humus: stopped: --timeout 0.3 reached while reading standard input\n")
