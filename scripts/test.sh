@@ -31,7 +31,7 @@ if [ "${HUMUS_QUICK:-0}" != "1" ]; then
 
   echo "== units and threaded scripts under ThreadSanitizer"
   HUMUS_WERROR=1 HUMUS_SANITIZE=thread HUMUS_BUILD_DIR=build-tsan scripts/setup.sh
-  TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
+  TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1:suppressions="$PWD/tests/tsan.supp" \
     ctest --test-dir build-tsan --output-on-failure -j"$jobs" -R '^(unit\.|threads4\.|cli$)'
 
   # A fixed seed (HUMUS_FUZZ_SEED) makes CI explore the same inputs each time;
