@@ -563,8 +563,7 @@ Documentation: docs/cli.md (this command), docs/language.md (the language).)");
       ->check(CLI::Range(int64_t(100), int64_t(86400000)))
       ->group(net);
   app.add_option("--topic-replicas", o.cluster.topic_replicas,
-                 "servers that keep a copy of each topic's stream: a topic outlives N-1 of them (default: 1; also "
-                 "$HUMUS_TOPIC_REPLICAS)")
+                 "servers keeping a copy of each topic; it goes on while most live (default: 1; $HUMUS_TOPIC_REPLICAS)")
       ->check(check_topic_replicas)
       ->group(net);
   app.add_option("--log-level", o.log_level, "runtime log level: trace, debug, info, warn, error, off")

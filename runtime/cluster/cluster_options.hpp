@@ -30,7 +30,7 @@ struct ClusterOptions {
   int64_t max_deliveries = 5;
   int64_t ack_wait_ms = 10000;
   // Servers that keep a copy of each topic's streams (JetStream replicas):
-  // a topic outlives the death of topic_replicas - 1 of them.
+  // a topic goes on while a majority of them live (3: one may die).
   int64_t topic_replicas = 1;
 };
 
