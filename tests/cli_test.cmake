@@ -158,6 +158,18 @@ foreach(bad abc -5 1.5 1099511627777)
          ARGS --cycle-check "${bad}" ok.hum)
 endforeach()
 expect(cycle_check_zero 0 "^#ok, 3\n$" "^$" ARGS --cycle-check 0 ok.hum)
+# Replicas of a topic's stream: 1 to 5, from the option or the environment
+# (the option wins); without --cluster topics live in memory and it is unused.
+foreach(bad 0 6 -1 abc 2.5)
+  expect(topic_replicas_${bad} 2 "^$" "--topic-replicas: N must be a whole number of replicas from 1 to 5 \\(JetStream keeps at most 5 copies of a stream\\), not ${bad}\n"
+         ARGS --topic-replicas "${bad}" ok.hum)
+endforeach()
+expect(topic_replicas_ok 0 "^#ok, 3\n$" "^$" ARGS --topic-replicas 3 ok.hum)
+set(ENV{HUMUS_TOPIC_REPLICAS} 9)
+expect(topic_replicas_env 2 "^$" "^humus: HUMUS_TOPIC_REPLICAS: N must be a whole number of replicas from 1 to 5 \\(JetStream keeps at most 5 copies of a stream\\), not 9\n$"
+       ARGS ok.hum)
+expect(topic_replicas_env_overridden 0 "^#ok, 3\n$" "^$" ARGS --topic-replicas 2 ok.hum)
+unset(ENV{HUMUS_TOPIC_REPLICAS})
 # How much of a value diagnostics show (issue 20, repro 6; the defaults are tests/errors/diag_bounded).
 file(WRITE "${DIR}/big_message.hum" "CREATE a WITH \\m.[ THROW m ]\nSEND (1, 2, 3, 4, 5) TO a\n")
 expect(show_elements 1 "^$" "THROW 1, 2, \\.\\.\\. \\(3 more\\)\nCREATE a WITH [^\n]*\n +\\^\n  while handling message: 1, 2, \\.\\.\\. \\(3 more\\)\n$"

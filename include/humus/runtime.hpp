@@ -123,6 +123,7 @@ struct Options {
     std::string tls_ca, tls_cert, tls_key;  // TLS files
     int64_t heartbeat_ms = 500, down_after_ms = 3000;                        // failure detection
     int64_t retry_delay_ms = 1000, max_deliveries = 5, ack_wait_ms = 10000;  // topics
+    int64_t topic_replicas = 1;  // servers keeping a copy of each topic (1 to 5; the cluster needs as many)
   } cluster;
 };
 

@@ -224,6 +224,17 @@ std::string env(const char* name) {
   return v ? v : "";
 }
 
+// --topic-replicas and $HUMUS_TOPIC_REPLICAS: "" if `s` is a replica count
+// JetStream takes (it allows at most 5), else what is wrong with it.
+std::string check_topic_replicas(const std::string& s) {
+  int64_t n = 0;
+  auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), n);
+  if (ec == std::errc() && end == s.data() + s.size() && n >= 1 && n <= humus::rt::kMaxTopicReplicas)
+    return std::string();
+  return "N must be a whole number of replicas from 1 to " + std::to_string(humus::rt::kMaxTopicReplicas) +
+         " (JetStream keeps at most " + std::to_string(humus::rt::kMaxTopicReplicas) + " copies of a stream), not " + s;
+}
+
 // $HUMUS_CLUSTER when --cluster is not given; credentials and TLS files
 // only from here (or the URL).
 void cluster_from_environment(humus::rt::ClusterOptions& c, bool url_given) {
@@ -551,6 +562,10 @@ Documentation: docs/cli.md (this command), docs/language.md (the language).)");
                  "a delivery not settled this long (its node died) goes to another member (default: 10000)")
       ->check(CLI::Range(int64_t(100), int64_t(86400000)))
       ->group(net);
+  app.add_option("--topic-replicas", o.cluster.topic_replicas,
+                 "servers keeping a copy of each topic; it goes on while most live (default: 1; $HUMUS_TOPIC_REPLICAS)")
+      ->check(check_topic_replicas)
+      ->group(net);
   app.add_option("--log-level", o.log_level, "runtime log level: trace, debug, info, warn, error, off")
       ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "critical", "off"}));
   try {
@@ -564,6 +579,13 @@ Documentation: docs/cli.md (this command), docs/language.md (the language).)");
   if (!max_memory.empty()) o.limits.max_memory = *humus::rt::parse_byte_size(max_memory);
   if (!timeout.empty()) o.limits.timeout = *parse_seconds(timeout);
   cluster_from_environment(o.cluster, app.count("--cluster") > 0);
+  if (std::string replicas = env("HUMUS_TOPIC_REPLICAS"); !replicas.empty() && !app.count("--topic-replicas")) {
+    if (std::string bad = check_topic_replicas(replicas); !bad.empty()) {
+      humus::cli::write_stderr("humus: HUMUS_TOPIC_REPLICAS: " + bad + "\n");
+      return kExitUsage;
+    }
+    o.cluster.topic_replicas = std::stoll(replicas);
+  }
 
   auto logger = spdlog::stderr_color_mt("humus");
   logger->set_pattern("humus: %l: %v");

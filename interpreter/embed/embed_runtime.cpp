@@ -202,9 +202,9 @@ struct __attribute__((visibility("hidden"))) Runtime::Impl {
     ro.limits.max_memory = options.limits.max_memory;
     ro.limits.timeout = options.limits.timeout_seconds;
     const Options::Cluster& c = options.cluster;
-    ro.cluster = {c.url,           c.node,           c.name,           c.user,       c.password,
-                  c.token,         c.tls_ca,         c.tls_cert,       c.tls_key,    c.heartbeat_ms,
-                  c.down_after_ms, c.retry_delay_ms, c.max_deliveries, c.ack_wait_ms};
+    ro.cluster = {c.url,           c.node,           c.name,           c.user,        c.password,
+                  c.token,         c.tls_ca,         c.tls_cert,       c.tls_key,     c.heartbeat_ms,
+                  c.down_after_ms, c.retry_delay_ms, c.max_deliveries, c.ack_wait_ms, c.topic_replicas};
     try {
       interp = std::make_unique<interp::Interpreter>(std::move(ro));
     } catch (const rt::ClusterError& e) {

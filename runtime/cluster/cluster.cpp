@@ -36,6 +36,10 @@ std::string default_node_name(bool joined) {
 }  // namespace
 
 Cluster::Cluster(Runtime& rt, const ClusterOptions& options) : rt_(rt), options_(options), names_(rt) {
+  // The humus command checks its option; an embedding host's value is checked here.
+  if (options_.topic_replicas < 1 || options_.topic_replicas > kMaxTopicReplicas)
+    throw ClusterError("topic_replicas must be from 1 to " + std::to_string(kMaxTopicReplicas) + ", not " +
+                       std::to_string(options_.topic_replicas));
   const bool join = !options_.url.empty();
   const NodeId self = random_node_id();
   std::string name = options_.node.empty() ? default_node_name(join) : options_.node;

@@ -29,7 +29,13 @@ struct ClusterOptions {
   int64_t retry_delay_ms = 1000;
   int64_t max_deliveries = 5;
   int64_t ack_wait_ms = 10000;
+  // Servers that keep a copy of each topic's streams (JetStream replicas):
+  // a topic goes on while a majority of them live (3: one may die).
+  int64_t topic_replicas = 1;
 };
+
+// JetStream's limit on a stream's replicas.
+constexpr int64_t kMaxTopicReplicas = 5;
 
 // Joining failed (no broker there, wrong credentials, ...). The message
 // names the URL without its credentials.

@@ -176,17 +176,32 @@ void JetStreamTopics::State::prepare(const Topic& t) {
   cfg.SubjectsLen = 1;
   cfg.Storage = js_FileStorage;
   cfg.Retention = js_LimitsPolicy;  // every group sees every value
+  cfg.Replicas = options.topic_replicas;
   jsStreamInfo* si = nullptr;
   jsErrCode code = jsErrCode(0);
   natsStatus s = js_AddStream(&si, js, &cfg, nullptr, &code);
   if (si) jsStreamInfo_Destroy(si);
-  if (s != NATS_OK && code != JSStreamNameExistErr) {
+  if (s != NATS_OK &&
+      (code == JSInsufficientResourcesErr || code == JSClusterNoPeersErr || code == JSStreamReplicasNotSupportedErr)) {
+    // Fewer JetStream servers than replicas: say what to do, not just the broker's words.
+    throw ClusterError("topic " + t.name + " needs " + std::to_string(options.topic_replicas) +
+                       " replicas but the NATS cluster has fewer JetStream servers (" + js_error(s, code) +
+                       "): start more servers or lower --topic-replicas");
+  }
+  if (s != NATS_OK) {
     // Two nodes making the same stream at once: the one that loses may hear
     // "subjects overlap" (10065) rather than "name in use". If the stream is
     // there now, it is the one we wanted (its name is the topic's).
     jsStreamInfo* there = nullptr;
     if (js_GetStreamInfo(&there, js, name.c_str(), nullptr, nullptr) != NATS_OK || !there)
       throw ClusterError("cannot make the stream of topic " + t.name + ": " + js_error(s, code));
+    // Made before with another replica count: it is used as it is (changing
+    // it is the operator's call: `nats stream edit --replicas`), but said once.
+    if (there->Config && there->Config->Replicas != options.topic_replicas)
+      spdlog::warn(
+          "cluster: topic {} has {} replicas, not the {} asked for: its stream was made before with "
+          "another --topic-replicas",
+          t.name, there->Config->Replicas, options.topic_replicas);
     jsStreamInfo_Destroy(there);
   }
   std::lock_guard lock(mutex);

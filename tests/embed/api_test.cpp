@@ -680,6 +680,22 @@ TEST_CASE("a resource limit stops a runaway program and the host can ask why") {
   CHECK(rt.stats().events <= 1000 + 32);  // at most one turn's budget past the limit
 }
 
+TEST_CASE("a topic replica count JetStream does not take is refused at construction, saying so") {
+  for (int64_t bad : {int64_t(0), int64_t(6)}) {
+    humus::Options o;
+    o.out = [](std::string_view) {};
+    o.err = [](std::string_view) {};
+    o.cluster.topic_replicas = bad;
+    CHECK(error_of([&] { humus::Runtime rt(o); }) ==
+          "humus::Runtime: topic_replicas must be from 1 to 5, not " + std::to_string(bad));
+  }
+  humus::Options o;
+  o.out = [](std::string_view) {};
+  o.cluster.topic_replicas = 5;  // unused without a url (topics in memory), but valid
+  humus::Runtime rt(o);
+  CHECK(rt.eval("1").ok());
+}
+
 TEST_CASE("interrupt, from another thread, undoes an endless event and an endless eval; the runtime goes on") {
   Host h(2);
   CHECK(h.rt.eval("DEF spin(n) AS spin(add(n, 1))\nDEF kept AS 42").ok());
