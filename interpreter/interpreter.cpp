@@ -46,12 +46,21 @@ Interpreter::~Interpreter() {
 }
 
 CompiledUnit* Interpreter::load(ast::SourcePtr source, Outcome* outcome, bool* incomplete, ScriptMode mode) {
+  return load_with(std::move(source), outcome, incomplete, LoadHow{mode});
+}
+
+CompiledUnit* Interpreter::check(ast::SourcePtr source, Outcome* outcome,
+                                 const std::function<void(const ast::Stmt&)>& each) {
+  return load_with(std::move(source), outcome, nullptr, LoadHow{ScriptMode::Statements, false, each ? &each : nullptr});
+}
+
+CompiledUnit* Interpreter::load_with(ast::SourcePtr source, Outcome* outcome, bool* incomplete, const LoadHow& how) {
   if (incomplete) *incomplete = false;
   // Compiling counts towards --max-memory, and running out of memory
   // while at it is an error of this load, not an abort.
   try {
     rt::memory::CapScope capped(runtime_->limit_flag());
-    return load_capped(source, outcome, incomplete, mode);  // a copy: the diagnostic below needs it
+    return load_capped(source, outcome, incomplete, how);  // a copy: the diagnostic below needs it
   } catch (const rt::memory::MemoryCapReached&) {
     runtime_->stop_for_limit(rt::LimitKind::Memory);
   } catch (const std::bad_alloc&) {
@@ -67,7 +76,7 @@ CompiledUnit* Interpreter::load(ast::SourcePtr source, Outcome* outcome, bool* i
   return nullptr;
 }
 
-CompiledUnit* Interpreter::load_capped(ast::SourcePtr source, Outcome* outcome, bool* incomplete, ScriptMode mode) {
+CompiledUnit* Interpreter::load_capped(ast::SourcePtr source, Outcome* outcome, bool* incomplete, const LoadHow& how) {
   auto syntax_error = [&](const parse::Diagnostic& d) -> CompiledUnit* {
     if (incomplete) *incomplete = d.incomplete;
     report_source_diagnostic(*source, d.loc, "error", d.message);
@@ -76,15 +85,16 @@ CompiledUnit* Interpreter::load_capped(ast::SourcePtr source, Outcome* outcome, 
   };
   std::unique_ptr<CompiledUnit> unit;
   std::optional<CompileError> compile_error;
-  if (mode == ScriptMode::Statements && !source->library && !incomplete) {
+  if (how.mode == ScriptMode::Statements && !source->library && !incomplete) {
     // Each statement is compiled as soon as it is parsed, and its syntax
     // tree freed: a script's whole tree never exists at once (300,000 DEFs
     // took 60 times their source). A syntax error further on still wins
     // over a compile error, as when all was parsed first. (Not for the
     // REPL's input, which may be incomplete and read again with more lines:
     // its statements would be compiled again.)
-    UnitCompiler uc(source, *runtime_, arena_);
+    UnitCompiler uc(source, *runtime_, arena_, how.keep_code);
     parse::ParseResult parsed = parse::parse_program_each(source, [&](ast::StmtPtr s) {
+      if (how.each) (*how.each)(*s);
       if (compile_error) return;
       try {
         uc.add(*s);
@@ -97,7 +107,9 @@ CompiledUnit* Interpreter::load_capped(ast::SourcePtr source, Outcome* outcome, 
   } else {
     parse::ParseResult parsed = source->library ? parse::parse_library(source) : parse::parse_program(source);
     if (!parsed.program) return syntax_error(*parsed.error);
-    if (mode == ScriptMode::OneBlock) parsed.program = as_one_block(std::move(*parsed.program));
+    if (how.each)
+      for (const auto& st : parsed.program->stmts) (*how.each)(*st);
+    if (how.mode == ScriptMode::OneBlock) parsed.program = as_one_block(std::move(*parsed.program));
     try {
       unit = compile_program(*parsed.program, *runtime_, arena_);
     } catch (const CompileError& e) {
@@ -261,7 +273,7 @@ void Interpreter::report_source_diagnostic(const ast::Source& source, ast::Loc l
                                            const std::string& message) {
   if (diagnostic_handler_)
     diagnostic_handler_(
-        {source.name, loc.line, loc.line ? parse::char_column(source.text, loc) : 0, severity, message});
+        {source.name, loc.line, loc.line ? parse::char_column(source.text, loc) : 0, severity, message, loc.column});
   else
     runtime_->write_err(parse::format_diagnostic(source, loc, severity, message));
 }

@@ -40,6 +40,12 @@ class Interpreter {
   // `incomplete`, when given, is set for input that ends inside an open construct.
   CompiledUnit* load(ast::SourcePtr source, Outcome* outcome = nullptr, bool* incomplete = nullptr,
                      ScriptMode mode = ScriptMode::Statements);
+  // The same for the diagnostics only (humus --check, the language server):
+  // each statement's code is dropped once compiled, so the unit has no code
+  // to run, only its IMPORTs and names for check_names. `each` sees every
+  // top-level statement as it is parsed, even after a compile error.
+  CompiledUnit* check(ast::SourcePtr source, Outcome* outcome = nullptr,
+                      const std::function<void(const ast::Stmt&)>& each = {});
   // Runs the unit's top-level statements in order, stopping at the first that
   // fails. `on_value`, when set, receives the value of every expression
   // statement that is not a block (the REPL prints them); without it such a
@@ -102,9 +108,10 @@ class Interpreter {
   // A diagnostic as data (embedding hosts collect them instead of text).
   struct Diagnostic {
     std::string file;
-    uint32_t line = 0, column = 0;  // 0 when there is no location
+    uint32_t line = 0, column = 0;  // 0 when there is no location; the column in characters
     std::string severity;           // "error" or "warning"
     std::string message;
+    uint32_t byte_column = 0;  // the column in bytes of the line (0 when not known)
   };
   using DiagnosticHandler = std::function<void(const Diagnostic&)>;
   // When set, the diagnostics of load, run and import (syntax, compile and
@@ -133,7 +140,13 @@ class Interpreter {
                         const std::function<void(const rt::Value&)>& on_value);
   // IMPORT with the location of the statement (null for hosts' imports).
   Outcome import_at(const std::string& name, const std::string& from_dir, const rt::SourceLoc* loc);
-  CompiledUnit* load_capped(ast::SourcePtr source, Outcome* outcome, bool* incomplete, ScriptMode mode);
+  struct LoadHow {
+    ScriptMode mode = ScriptMode::Statements;
+    bool keep_code = true;
+    const std::function<void(const ast::Stmt&)>* each = nullptr;
+  };
+  CompiledUnit* load_with(ast::SourcePtr source, Outcome* outcome, bool* incomplete, const LoadHow& how);
+  CompiledUnit* load_capped(ast::SourcePtr source, Outcome* outcome, bool* incomplete, const LoadHow& how);
   std::string import_refusal(const std::string& name, const std::string& from_dir) const;
   // The folder a unit's relative IMPORTs start from.
   std::string import_dir(const CompiledUnit& unit) const;

@@ -110,6 +110,18 @@ file(WRITE "${DIR}/count_lines.hum" "DEF count_beh AS \\answer.[\n  CASE answer 
 if(NOT SANITIZE)
   expect(lines_max_memory 0 "^350000\n$" "^$" ARGS --max-memory 40M count_lines.hum)
 endif()
+# --check keeps no code (Interpreter::check drops each statement's once
+# compiled): 60,000 definitions (1.8 MB) are checked under --max-memory 40M;
+# kept, their code took 51 MB.
+set(defs "")
+foreach(i RANGE 1 60000)
+  string(APPEND defs "DEF f${i}(x) AS add(x, ${i})\n")
+endforeach()
+file(WRITE "${DIR}/many_defs.hum" "${defs}SEND f60000(1) TO printn\n")
+if(NOT SANITIZE)  # resident memory, as above
+  expect(check_keeps_no_code 2 "^$" "^many_defs.hum:60001:19: error: 'printn' is not defined; did you mean 'print' or 'println'\\?\n"
+         ARGS --check --max-memory 40M many_defs.hum)
+endif()
 execute_process(COMMAND sh -c "sleep 3 | exec \"$0\" --timeout 0.3 -" "${HUMUS}" WORKING_DIRECTORY "${DIR}"
                 OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc TIMEOUT 60)
 if(NOT rc EQUAL 3 OR NOT err STREQUAL "humus: stopped: --timeout 0.3 reached while reading standard input\n")

@@ -391,7 +391,10 @@ int run(const Options& o, humus::ast::SourcePtr source) {
       return;
     }
     Outcome outcome;
-    humus::interp::CompiledUnit* unit = interp.load(source, &outcome, nullptr, mode(o));
+    // --check keeps no code: each statement's is dropped once compiled.
+    humus::interp::CompiledUnit* unit = o.check && mode(o) == humus::interp::Interpreter::ScriptMode::Statements
+                                            ? interp.check(source, &outcome)
+                                            : interp.load(source, &outcome, nullptr, mode(o));
     // A name defined nowhere stops the script before anything runs.
     if (!unit || !interp.check_names(*unit, true)) {
       status = kExitUsage;

@@ -1996,26 +1996,38 @@ std::unique_ptr<TopStmt> Compiler::top(const ast::Stmt& s) {
 }  // namespace
 
 struct UnitCompiler::Impl {
-  Impl(ast::SourcePtr source, rt::Runtime& rt, CodeArena& arena) : c(source, rt, arena) {
+  Impl(ast::SourcePtr source, rt::Runtime& rt, CodeArena& code_arena, bool keep)
+      : c(source, rt, code_arena), arena(code_arena), keep_code(keep) {
     arena.keep(source);
     unit = std::make_unique<CompiledUnit>();
     unit->source = std::move(source);
   }
   Compiler c;
   std::unique_ptr<CompiledUnit> unit;
+  CodeArena& arena;
+  bool keep_code;
 };
 
-UnitCompiler::UnitCompiler(ast::SourcePtr source, rt::Runtime& rt, CodeArena& arena)
-    : impl_(std::make_unique<Impl>(std::move(source), rt, arena)) {}
+UnitCompiler::UnitCompiler(ast::SourcePtr source, rt::Runtime& rt, CodeArena& arena, bool keep_code)
+    : impl_(std::make_unique<Impl>(std::move(source), rt, arena, keep_code)) {}
 UnitCompiler::~UnitCompiler() = default;
 
 void UnitCompiler::add(const ast::Stmt& s) {
+  const CodeArena::Mark mark = impl_->arena.mark();
   impl_->c.note_definitions(s);
   auto t = impl_->c.top(s);
   // The maps keyed by this statement's nodes must go before it does (the
   // next statement's nodes may reuse their addresses).
   impl_->c.end_statement();
-  impl_->unit->stmts.push_back(std::move(t));
+  if (impl_->keep_code) {
+    impl_->unit->stmts.push_back(std::move(t));
+  } else {
+    // Nothing made at compile time refers to code (closures are made by
+    // instructions when the code runs), so the statement's code can go.
+    if (t->kind == TopStmt::Kind::Import) impl_->unit->stmts.push_back(std::move(t));
+    t.reset();
+    impl_->arena.drop_since(mark);
+  }
 }
 
 std::unique_ptr<CompiledUnit> UnitCompiler::finish() {

@@ -19,10 +19,12 @@ namespace humus::interp {
 // them (so that a big script's syntax trees never all exist at once): add()
 // throws CompileError on the first error; finish() gives the unit, with the
 // warnings that needed every statement (a call above its DEF with the wrong
-// number of arguments).
+// number of arguments). With `keep_code` false it compiles for the
+// diagnostics only: each statement's code is dropped once made, and the unit
+// keeps its IMPORTs, names and warnings (humus --check, the language server).
 class UnitCompiler {
  public:
-  UnitCompiler(ast::SourcePtr source, rt::Runtime& rt, CodeArena& arena);
+  UnitCompiler(ast::SourcePtr source, rt::Runtime& rt, CodeArena& arena, bool keep_code = true);
   ~UnitCompiler();
   UnitCompiler(const UnitCompiler&) = delete;
   UnitCompiler& operator=(const UnitCompiler&) = delete;

@@ -73,6 +73,16 @@ class CodeArena {
     return raw;
   }
   void keep(ast::SourcePtr s) { sources_.push_back(std::move(s)); }
+  // Code made since a mark can be dropped again when nothing refers to it:
+  // a compile for its diagnostics only keeps no code (Interpreter::check).
+  struct Mark {
+    size_t functions, blocks;
+  };
+  Mark mark() const { return {functions_.size(), blocks_.size()}; }
+  void drop_since(Mark m) {
+    functions_.resize(m.functions);
+    blocks_.resize(m.blocks);
+  }
   void keep(std::unique_ptr<CompiledUnit> u) { units_.push_back(std::move(u)); }
   void clear() {
     units_.clear();

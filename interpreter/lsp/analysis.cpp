@@ -4,7 +4,6 @@
 #include <set>
 #include <unordered_set>
 
-#include "grammar/parser.hpp"
 #include "interpreter/interpreter.hpp"
 #include "interpreter/lsp/builtins.hpp"
 #include "interpreter/name_check.hpp"
@@ -12,32 +11,6 @@
 namespace humus::lsp {
 
 namespace {
-
-// Compiles the program as `humus --check` does, in a runtime of its own
-// that never runs: the compile errors and warnings, with their locations.
-// With `names` (every import was read), also the names read but defined
-// nowhere, by the command line's own check (interpreter/name_check.hpp):
-// the same messages and severities in the editor as in a run.
-void compile(const ast::SourcePtr& source, const std::unordered_set<std::string>* names, std::vector<Diagnostic>& out) {
-  rt::RuntimeOptions options;
-  options.threads = 1;
-  options.out = [](std::string_view) {};
-  options.err = [](std::string_view) {};
-  interp::Interpreter interp(std::move(options));
-  interp.set_diagnostic_handler([&](const interp::Interpreter::Diagnostic& d) {
-    out.push_back({{d.line, d.column},
-                   0,
-                   d.severity == "warning" ? Diagnostic::Severity::Warning : Diagnostic::Severity::Error,
-                   d.message});
-  });
-  const interp::CompiledUnit* unit = interp.load(source);
-  if (!unit || !names) return;
-  std::unordered_set<std::string> defined = *names;
-  defined.insert(unit->global_defs.begin(), unit->global_defs.end());
-  for (const auto& [name, value] : interp.runtime().globals().bound()) defined.insert(name);
-  for (const interp::NameProblem& p : interp::undefined_names(*unit, defined, true))
-    out.push_back({p.loc, p.length, p.error ? Diagnostic::Severity::Error : Diagnostic::Severity::Warning, p.message});
-}
 
 // Loads `m` and, depth first, what it imports, each once.
 void add_module(const std::shared_ptr<const Module>& m, const std::string& root, Modules& modules,
@@ -56,16 +29,37 @@ void add_module(const std::shared_ptr<const Module>& m, const std::string& root,
 
 }  // namespace
 
+// One pass over the document, as `humus --check` makes it: each statement,
+// as the parser hands it over, goes to the outline and to a compile for
+// diagnostics only (its code dropped at once), in a runtime of its own that
+// never runs; then the names read but defined nowhere, by the command
+// line's own check (interpreter/name_check.hpp): the same messages and
+// severities in the editor as in a run. Neither the whole syntax tree nor
+// the code of a big document is ever kept.
 Analysis analyze(ast::SourcePtr source, const std::string& folder, Modules& modules) {
   Analysis a;
   a.source = source;
-  parse::ParseResult parsed = parse::parse_program(source);
-  if (!parsed.program) {
-    a.diagnostics.push_back({parsed.error->loc, 0, Diagnostic::Severity::Error, parsed.error->message});
+  rt::RuntimeOptions options;
+  options.threads = 1;
+  options.out = [](std::string_view) {};
+  options.err = [](std::string_view) {};
+  interp::Interpreter interp(std::move(options));
+  std::vector<Diagnostic> compiled;
+  interp.set_diagnostic_handler([&](const interp::Interpreter::Diagnostic& d) {
+    compiled.push_back({{d.line, d.byte_column ? d.byte_column : d.column},
+                        0,
+                        d.severity == "warning" ? Diagnostic::Severity::Warning : Diagnostic::Severity::Error,
+                        d.message});
+  });
+  OutlineBuilder outline(source);
+  interp::Interpreter::Outcome outcome;
+  const interp::CompiledUnit* unit = interp.check(source, &outcome, [&](const ast::Stmt& s) { outline.add(s); });
+  if (outcome == interp::Interpreter::Outcome::SyntaxError) {
+    a.diagnostics = std::move(compiled);
     return a;
   }
   a.parsed = true;
-  a.outline = make_outline(*parsed.program);
+  a.outline = outline.finish();
 
   // The prelude and the imports, with an error where an IMPORT cannot be
   // found or names a module that does not parse.
@@ -92,12 +86,18 @@ Analysis analyze(ast::SourcePtr source, const std::string& folder, Modules& modu
 
   // Names are judged only when every import was read (otherwise a name may
   // be there): the modules' globals count as defined.
-  std::unordered_set<std::string> names;
-  for (const auto& m : a.modules)
-    for (const Definition& d : m->outline.definitions)
-      if (d.global()) names.insert(d.name);
-  if (builtin_doc("cluster")) names.insert("cluster");  // bound only on a node of a cluster
-  compile(source, complete ? &names : nullptr, a.diagnostics);
+  if (unit && complete) {
+    std::unordered_set<std::string> defined(unit->global_defs.begin(), unit->global_defs.end());
+    for (const auto& m : a.modules)
+      for (const Definition& d : m->outline.definitions)
+        if (d.global()) defined.insert(d.name);
+    if (builtin_doc("cluster")) defined.insert("cluster");  // bound only on a node of a cluster
+    for (const auto& [name, value] : interp.runtime().globals().bound()) defined.insert(name);
+    for (const interp::NameProblem& p : interp::undefined_names(*unit, defined, true))
+      compiled.push_back(
+          {p.loc, p.length, p.error ? Diagnostic::Severity::Error : Diagnostic::Severity::Warning, p.message});
+  }
+  a.diagnostics = std::move(compiled);
   a.diagnostics.insert(a.diagnostics.end(), import_errors.begin(), import_errors.end());
   return a;
 }

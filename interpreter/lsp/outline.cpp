@@ -68,43 +68,54 @@ bool is_comment(std::string_view line) {
 
 }  // namespace
 
-Outline make_outline(const ast::Program& program) {
-  Outline out;
-  // Each binder is one definition, found again by its place when used.
-  std::map<std::tuple<uint32_t, uint32_t, std::string>, int> by_place;
-  auto define = [&](const std::string& name, ast::Loc at, Definition::Kind kind, int stmt) {
-    auto [it, added] = by_place.try_emplace({at.line, at.column, name}, int(out.definitions.size()));
-    if (!added) return it->second;
-    out.definitions.push_back({name, at, kind, stmt});
-    // A global is looked up by name (a later definition replaces it), a local by its binder.
-    const bool global = kind != Definition::Kind::Local;
-    out.occurrences.push_back({name, at, global ? -1 : it->second, true});
-    return it->second;
-  };
-  interp::ScopeWalker walker(
-      [&](const std::string& name, ast::Loc at, std::optional<ast::Loc> binder) {
-        int def = binder ? define(name, *binder, Definition::Kind::Local, -1) : -1;
-        // A top-level function's name inside its own body is the global.
-        if (def >= 0 && out.definitions[size_t(def)].global()) def = -1;
-        out.occurrences.push_back({name, at, def, false});
-      },
-      [&](const std::string& name, ast::Loc at) { define(name, at, Definition::Kind::Local, -1); });
+OutlineBuilder::OutlineBuilder(ast::SourcePtr source)
+    : source_(std::move(source)),
+      walker_(
+          [this](const std::string& name, ast::Loc at, std::optional<ast::Loc> binder) {
+            int def = binder ? define(name, *binder, Definition::Kind::Local, -1) : -1;
+            // A top-level function's name inside its own body is the global.
+            if (def >= 0 && out_.definitions[size_t(def)].global()) def = -1;
+            out_.occurrences.push_back({name, at, def, false});
+          },
+          [this](const std::string& name, ast::Loc at) { define(name, at, Definition::Kind::Local, -1); }) {}
 
-  for (size_t i = 0; i < program.stmts.size(); ++i) {
-    const ast::Stmt& s = *program.stmts[i];
-    out.statements.push_back(s.loc);
-    if (s.kind == ast::StmtKind::Import) {
-      const std::string& text = program.source->text;
-      out.imports.push_back({s.name, s.loc, s.name_loc, string_length(text, offset_of(text, s.name_loc))});
-      continue;
-    }
-    // Top-level LET, DEF and CREATE define globals.
-    for (const auto& [name, at] : interp::statement_binders(s)) define(name, at, global_kind(s, name), int(i));
-    walker.statement(s);
+int OutlineBuilder::define(const std::string& name, ast::Loc at, Definition::Kind kind, int stmt) {
+  auto [it, added] = by_place_.try_emplace({at.line, at.column, name}, int(out_.definitions.size()));
+  if (!added) return it->second;
+  out_.definitions.push_back({name, at, kind, stmt});
+  // A global is looked up by name (a later definition replaces it), a local by its binder.
+  const bool global = kind != Definition::Kind::Local;
+  out_.occurrences.push_back({name, at, global ? -1 : it->second, true});
+  return it->second;
+}
+
+void OutlineBuilder::add(const ast::Stmt& s) {
+  const int i = int(out_.statements.size());
+  out_.statements.push_back(s.loc);
+  if (s.kind == ast::StmtKind::Import) {
+    const std::string& text = source_->text;
+    out_.imports.push_back({s.name, s.loc, s.name_loc, string_length(text, offset_of(text, s.name_loc))});
+    return;
   }
-  std::stable_sort(out.occurrences.begin(), out.occurrences.end(),
+  // Top-level LET, DEF and CREATE define globals.
+  for (const auto& [name, at] : interp::statement_binders(s)) define(name, at, global_kind(s, name), i);
+  walker_.statement(s);
+  // A binder belongs to one statement: the next one need not find it.
+  by_place_.clear();
+}
+
+Outline OutlineBuilder::finish() {
+  std::stable_sort(out_.occurrences.begin(), out_.occurrences.end(),
                    [](const Occurrence& a, const Occurrence& b) { return before(a.loc, b.loc); });
-  return out;
+  out_.occurrences.shrink_to_fit();
+  out_.definitions.shrink_to_fit();
+  return std::move(out_);
+}
+
+Outline make_outline(const ast::Program& program) {
+  OutlineBuilder b(program.source);
+  for (const auto& s : program.stmts) b.add(*s);
+  return b.finish();
 }
 
 const Occurrence* Outline::at(uint32_t line, uint32_t column) const {

@@ -5,10 +5,13 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "grammar/ast.hpp"
+#include "interpreter/compile/scopes.hpp"
 
 namespace humus::lsp {
 
@@ -51,6 +54,25 @@ struct Outline {
 };
 
 Outline make_outline(const ast::Program& program);
+
+// The same, one top-level statement at a time as the parser hands them over
+// (parse::parse_program_each), so that the whole syntax tree of a big
+// document never exists at once.
+class OutlineBuilder {
+ public:
+  explicit OutlineBuilder(ast::SourcePtr source);
+  void add(const ast::Stmt& s);
+  Outline finish();
+
+ private:
+  int define(const std::string& name, ast::Loc at, Definition::Kind kind, int stmt);
+
+  ast::SourcePtr source_;
+  Outline out_;
+  // Each binder is one definition, found again by its place when used.
+  std::map<std::tuple<uint32_t, uint32_t, std::string>, int> by_place_;
+  interp::ScopeWalker walker_;
+};
 
 // The source of a definition for a reader: the comment lines right above a
 // top-level definition and the statement itself (up to the next one, at most

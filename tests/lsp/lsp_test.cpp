@@ -403,6 +403,17 @@ TEST_CASE("positions count UTF-16 units, or bytes when the client asks for UTF-8
     CHECK(hover(c, "untitled:u", 0, 21)["range"] == range(0, 21, 0, 22));  // DEF s AS "" DEF t AS s
   }
   {
+    // A compile error after wide characters on its line (its column was
+    // once given in characters and read as bytes).
+    Client c;
+    initialize(c);
+    open(c, "untitled:w", "DEF s AS \"é😀\" DEF f AS \\(x, x).x\n");
+    json d = c.diagnostics("untitled:w")["diagnostics"];
+    REQUIRE(d.size() == 1);
+    CHECK(d[0]["message"] == "'x' is bound twice in this pattern");
+    CHECK(d[0]["range"] == range(0, 29, 0, 30));  // the second x: byte 32, unit 29
+  }
+  {
     Client c;
     json r = initialize(c, {{"general", {{"positionEncodings", {"utf-8", "utf-16"}}}}})["result"];
     CHECK(r["capabilities"]["positionEncoding"] == "utf-8");
