@@ -349,6 +349,8 @@ HUMUS_FOLD_NODES(HUMUS_KIND)
   void failure(const ParseInput& /*unused*/, States&&... /*unused*/) noexcept {}
   template <typename... States>
   void emplace_back(std::unique_ptr<node>&& child, States&&... /*unused*/) {
+    // Room for a few at once: growing 1, 2, 4 was a third of the parse's allocations.
+    if (children.empty()) children.reserve(4);
     children.emplace_back(std::move(child));
   }
   template <typename... States>
