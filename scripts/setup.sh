@@ -7,6 +7,7 @@ cd "$(dirname "$0")/.."
 
 packages=(g++ cmake ninja-build pkg-config tao-pegtl-dev doctest-dev libspdlog-dev libfmt-dev libgmp-dev libcli11-dev libedit-dev libmimalloc-dev
   libnats-dev libmsgpack-cxx-dev nats-server nlohmann-json3-dev openssl
+  curl jq    # the three-server NATS fixture asks the servers' monitoring endpoints
   chromium)  # the diagram's rendering test (tests/web/diagram_render_test.mjs)
 missing=()
 for p in "${packages[@]}"; do
@@ -69,4 +70,6 @@ if [ -z "${HUMUS_SANITIZE:-}" ] && [ "${HUMUS_PGO:-1}" = "1" ]; then
   fi
 fi
 configure -DHUMUS_PGO="$pgo"
-cmake --build "$build_dir" -j"$(nproc)"
+# HUMUS_BUILD_TARGETS: only these targets (and what they need), not all.
+# shellcheck disable=SC2086
+cmake --build "$build_dir" -j"$(nproc)" ${HUMUS_BUILD_TARGETS:+--target $HUMUS_BUILD_TARGETS}

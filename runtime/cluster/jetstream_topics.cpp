@@ -25,6 +25,11 @@ using Clock = std::chrono::steady_clock;
 constexpr size_t kWindowPerMember = 4;
 constexpr int kMaxPublishAttempts = 10;
 constexpr int64_t kPublishWaitMs = 5000;
+// A publish that has heard nothing this long after its own wait ran out is
+// given up as failed (and tried again), whatever the client library does:
+// an answer lost while a stream's leader changes must not hold the program
+// for good (a consumer hung at exit after a failover, issue 33).
+constexpr auto kPublishGiveUp = std::chrono::milliseconds(kPublishWaitMs + 2000);
 constexpr const char* kMsgIdHeader = "Nats-Msg-Id";  // JetStream's de-duplication header
 
 // Stream, consumer and subject names allow [A-Za-z0-9_-]: anything else
@@ -76,6 +81,7 @@ struct Publication {
   std::string bytes;
   std::string id;  // de-duplication id: publishing it again is harmless
   int attempts = 0;
+  Clock::time_point sent;          // of the current attempt
   std::string last_error;          // why the last attempt failed, for the log
   std::shared_ptr<Commit> commit;  // null for an append outside a delivery
 };
@@ -132,6 +138,7 @@ struct JetStreamTopics::State {
   void finish(Publication& p, bool ok);
   void settle_input(Commit& c);
   void retry_main();
+  void give_up_unanswered(std::unique_lock<std::mutex>& lock);
   void feed_main(const std::shared_ptr<Feed>& feed);
   void take(const std::shared_ptr<Feed>& feed, natsMsg* msg);
   void dead_letter(const std::shared_ptr<Feed>& feed, natsMsg* msg, uint64_t seq, const std::string& why);
@@ -228,7 +235,9 @@ void JetStreamTopics::State::publish(Publication p) {
     }
     rt.hold();  // the program is not done while a value is not stored
     ++p.attempts;
+    p.sent = Clock::now();
     pending.insert_or_assign(id, std::move(p));
+    retry_cv.notify_one();  // the retrier watches for an answer that never comes
   }
   if (s == NATS_OK) s = js_PublishMsgAsync(js, &m, &o);
   if (s == NATS_OK) return;
@@ -318,16 +327,26 @@ void JetStreamTopics::State::settle_input(Commit& c) {
 
 void JetStreamTopics::State::retry_main() {
   std::unique_lock lock(mutex);
+  Clock::time_point next_look = Clock::now() + kPublishGiveUp;
   while (!stopped) {
-    if (retries.empty()) {
-      retry_cv.wait(lock);
+    if (Clock::now() >= next_look) {
+      give_up_unanswered(lock);
+      next_look = Clock::now() + std::chrono::seconds(1);
       continue;
     }
-    auto due = retries.front().first;
+    if (retries.empty()) {
+      if (pending.empty())
+        retry_cv.wait(lock);
+      else
+        retry_cv.wait_until(lock, next_look);
+      continue;
+    }
+    auto due = std::min(retries.front().first, next_look);
     if (Clock::now() < due) {
       retry_cv.wait_until(lock, due);
       continue;
     }
+    if (Clock::now() < retries.front().first) continue;
     Publication p = std::move(retries.front().second);
     retries.pop_front();
     lock.unlock();
@@ -335,6 +354,29 @@ void JetStreamTopics::State::retry_main() {
     rt.release_hold();  // the retry's own hold; publish took one
     lock.lock();
   }
+}
+
+// Publications whose answer is overdue end as failed attempts (`lock` held
+// on entry and exit). A late answer finds the next attempt, of the same id,
+// which the stream de-duplicates: either settles it.
+void JetStreamTopics::State::give_up_unanswered(std::unique_lock<std::mutex>& lock) {
+  const Clock::time_point now = Clock::now();
+  std::vector<Publication> overdue;
+  for (auto it = pending.begin(); it != pending.end();) {
+    if (now - it->second.sent >= kPublishGiveUp) {
+      overdue.push_back(std::move(it->second));
+      it = pending.erase(it);
+    } else {
+      ++it;
+    }
+  }
+  if (overdue.empty()) return;
+  lock.unlock();
+  for (Publication& p : overdue) {
+    p.last_error = "no answer from the broker";
+    finish(p, false);
+  }
+  lock.lock();
 }
 
 // ------------------------------------------------------------------ fetching
