@@ -3,11 +3,10 @@
 #include <algorithm>
 #include <mutex>
 
+#include "runtime/packed.hpp"
 #include "runtime/str.hpp"
 
 namespace humus::rt {
-
-std::mutex& items_lock(const void* packed);  // packed.cpp
 
 namespace {
 

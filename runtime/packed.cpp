@@ -12,8 +12,6 @@ const Value kNilValue = Value::nil();
 
 }  // namespace
 
-// The lists of items of maps and lines are made under one of these locks,
-// by the packed value's address.
 std::mutex& items_lock(const void* packed) {
   static std::mutex locks[64];
   return locks[(reinterpret_cast<uintptr_t>(packed) >> 6) % 64];

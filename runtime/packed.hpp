@@ -22,6 +22,7 @@
 #pragma once
 
 #include <cstdint>
+#include <mutex>
 
 #include "runtime/lines.hpp"
 #include "runtime/str.hpp"
@@ -112,5 +113,9 @@ class ListCursor {
 // Number of elements of a list (packed values count what they stand for),
 // stopping at the first tail that is not a pair; `end`, if given, gets it.
 uint64_t list_length(const Value& v, const Value** end = nullptr);
+
+// The lists of items of maps and lines (Map::items, Lines::items) are made
+// under one of these locks, chosen by the packed value's address.
+std::mutex& items_lock(const void* packed);
 
 }  // namespace humus::rt

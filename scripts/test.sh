@@ -30,7 +30,10 @@ if [ "${HUMUS_QUICK:-0}" != "1" ]; then
     ctest --test-dir build-asan --output-on-failure -j"$jobs"
 
   echo "== units and threaded scripts under ThreadSanitizer"
-  HUMUS_WERROR=1 HUMUS_SANITIZE=thread HUMUS_BUILD_DIR=build-tsan scripts/setup.sh
+  # Only what those tests run: the humus command and the unit programs.
+  HUMUS_WERROR=1 HUMUS_SANITIZE=thread HUMUS_BUILD_DIR=build-tsan \
+    HUMUS_BUILD_TARGETS="humus grammar_tests runtime_tests interpreter_tests lsp_tests alloc_failure_tests counted_new_tests embed_tests" \
+    scripts/setup.sh
   TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1:suppressions="$PWD/tests/tsan.supp" \
     ctest --test-dir build-tsan --output-on-failure -j"$jobs" -R '^(unit\.|threads4\.|cli$)'
 
