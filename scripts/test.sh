@@ -14,7 +14,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs="$(nproc)"
 
-HUMUS_WERROR=1 scripts/setup.sh
+# Without the profile-guided stage (its instrumented build and training
+# run): the tests check behaviour, which the profile does not change.
+# HUMUS_PGO=1 tests the profiled build instead.
+HUMUS_WERROR=1 HUMUS_PGO="${HUMUS_PGO:-0}" scripts/setup.sh
 ctest --test-dir build --output-on-failure -j"$jobs"
 
 # The browser playground (docs/playground.md): its WebAssembly build (kept in
