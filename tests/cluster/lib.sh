@@ -29,7 +29,12 @@ fail() {
     echo "---- $(basename "$f")"
     # Errors in full from the top (a sanitizer report starts with where it
     # happened), output from the end.
-    case "$f" in *.err) head -n 80 "$f" ;; *) tail -n 40 "$f" ;; esac
+    # A hung node's stacks: every thread, our frames and the client library's.
+    case "$f" in
+    *_stacks.err) grep -E '^Thread |humus::|/runtime/|/interpreter/|libnats' "$f" | head -n 300 ;;
+    *.err) head -n 80 "$f" ;;
+    *) tail -n 40 "$f" ;;
+    esac
   done
   exit 1
 }
