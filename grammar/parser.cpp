@@ -282,13 +282,14 @@ struct action<g::integer> {
 // The rules that become parse-tree nodes.  The fold_one ones vanish when they
 // have a single child (a tuple of one element is that element; parentheses
 // around an expression are the expression).
-#define HUMUS_CONTENT_NODES(X)                                                                                         \
-  X(variable)                                                                                                          \
-  X(bind)                                                                                                              \
-  X(fn_name)                                                                                                           \
-  X(create_name) X(integer) X(char_lit) X(string_lit) X(import_name) X(symbol) X(nil_parens) X(c_self) X(c_now)        \
-      X(c_true) X(c_false) X(c_nil) X(c_undefined) X(wildcard) X(lambda) X(block) X(call_args) X(new_term) X(let_expr) \
-          X(if_expr) X(case_expr) X(value_ptrn) X(function_eqtn) X(match_eqtn) X(let_stmt) X(def_stmt) X(def_function) \
+#define HUMUS_CONTENT_NODES(X)                                                                                        \
+  X(variable)                                                                                                         \
+  X(bind)                                                                                                             \
+  X(fn_name)                                                                                                          \
+  X(create_name)                                                                                                      \
+  X(integer) X(char_lit) X(string_lit) X(import_name) X(symbol) X(nil_parens) X(c_self) X(c_now) X(c_true) X(c_false) \
+      X(c_nil) X(c_undefined) X(wildcard) X(lambda) X(block) X(call_args) X(new_term) X(let_expr) X(if_expr)          \
+          X(case_expr) X(value_ptrn) X(function_eqtn) X(match_eqtn) X(let_stmt) X(def_stmt) X(def_function)           \
               X(def_pattern) X(create_stmt) X(send_stmt) X(after_stmt) X(become_stmt) X(throw_stmt) X(import_stmt)
 #define HUMUS_FOLD_NODES(X) X(tuple_expr) X(postfix) X(paren_expr) X(paren_ptrn) X(fn_param_group) X(ptrn)
 
@@ -385,18 +386,19 @@ struct node {
     if (NodePool* p = NodePool::current; kPoolNodes && p && p->count) return p->free[--p->count];
     return ::operator new(n);
   }
-  static void operator delete(void* q, std::size_t n) noexcept {
+  // Unsized: clang before 19 declares no sized global delete by default.
+  static void operator delete(void* q) noexcept {
     if (NodePool* p = NodePool::current; kPoolNodes && p && p->count < NodePool::kMax) {
       p->free[p->count++] = q;
       return;
     }
-    ::operator delete(q, n);
+    ::operator delete(q);
   }
 };
 static_assert(sizeof(node) <= 48);  // 48 with 64-bit pointers
 
 NodePool::~NodePool() {
-  while (count) ::operator delete(free[--count], sizeof(node));
+  while (count) ::operator delete(free[--count]);
   current = saved;
 }
 
