@@ -81,8 +81,9 @@ Link::Link(const ClusterOptions& o, const std::string& client_name, Events event
     // client without one: nats.c then says only "Expected 'PONG'".
     const bool maybe_client_cert = tls && o.tls_cert.empty() && s == NATS_PROTOCOL_ERROR;
     fail(o, "no connection", s,
-         maybe_client_cert ? "; if the server wants a client certificate, give it with HUMUS_NATS_CERT and HUMUS_NATS_KEY"
-                           : "");
+         maybe_client_cert
+             ? "; if the server wants a client certificate, give it with HUMUS_NATS_CERT and HUMUS_NATS_KEY"
+             : "");
   }
   max_payload_ = natsConnection_GetMaxPayload(nc_);
 }
@@ -111,6 +112,10 @@ void Link::subscribe(const std::string& subject, Handler handler) {
   if (s != NATS_OK) throw ClusterError("cannot subscribe to " + subject + ": " + natsStatus_GetText(s));
   // Never drop what arrives: a slow consumer loses messages silently otherwise.
   natsSubscription_SetPendingLimits(sub, -1, -1);
+  if (natsSubscription_SetOnCompleteCB(sub, on_complete, this) == NATS_OK) {
+    std::lock_guard closed_lock(closed_mutex_);
+    ++subscribed_;
+  }
   subs_.push_back(sub);
 }
 
@@ -127,6 +132,12 @@ void Link::close() {
     natsSubscription_Unsubscribe(sub);
     natsSubscription_Destroy(sub);
   }
+  {
+    // Every handler has returned, and none will run again.
+    std::unique_lock lock(closed_mutex_);
+    if (!closed_cv_.wait_for(lock, std::chrono::seconds(30), [this] { return completed_ >= subscribed_; }))
+      spdlog::error("cluster: a NATS subscription's handler did not end within 30 s of closing");
+  }
   if (nc_ && !natsConnection_IsClosed(nc_)) {
     natsConnection_FlushTimeout(nc_, 2000);  // what we published goes out first
     natsConnection_Close(nc_);
@@ -142,6 +153,14 @@ void Link::on_closed(natsConnection*, void* closure) {
   // Notified under the lock: once close() sees closed_, this thread is done with self.
   std::lock_guard lock(self->closed_mutex_);
   self->closed_ = true;
+  self->closed_cv_.notify_all();
+}
+
+void Link::on_complete(void* closure) {
+  auto* self = static_cast<Link*>(closure);
+  // Notified under the lock, as in on_closed.
+  std::lock_guard lock(self->closed_mutex_);
+  ++self->completed_;
   self->closed_cv_.notify_all();
 }
 

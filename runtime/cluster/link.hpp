@@ -58,6 +58,7 @@ class Link {
   static void on_reconnected(natsConnection*, void* closure);
   static void on_error(natsConnection*, natsSubscription*, natsStatus s, void* closure);
   static void on_closed(natsConnection*, void* closure);
+  static void on_complete(void* closure);
 
   Events events_;
   natsOptions* opts_ = nullptr;
@@ -71,9 +72,15 @@ class Link {
   // The library calls back on a thread of its own, after natsConnection_Close
   // returns (the disconnected callback, then the closed one): close() waits
   // for the closed callback, so none runs on a Link that is gone.
+  // So with the subscriptions: a handler may still be running (or about to
+  // run once more) when Unsubscribe returns, so close() also waits until the
+  // library says each subscription is done with its handler (it was found
+  // reading a Cluster already freed, under AddressSanitizer).
   std::mutex closed_mutex_;
   std::condition_variable closed_cv_;
   bool closed_ = false;
+  size_t subscribed_ = 0;  // subscriptions whose end is reported (under closed_mutex_)
+  size_t completed_ = 0;   // and those that ended
 };
 
 }  // namespace humus::rt::cluster
