@@ -236,8 +236,10 @@ void JetStreamTopics::State::publish(Publication p) {
     rt.hold();  // the program is not done while a value is not stored
     ++p.attempts;
     p.sent = Clock::now();
+    // The retrier watches for answers that never come: it starts to look
+    // again once something is pending (one wake-up, not one a publish).
+    if (pending.empty()) retry_cv.notify_one();
     pending.insert_or_assign(id, std::move(p));
-    retry_cv.notify_one();  // the retrier watches for an answer that never comes
   }
   if (s == NATS_OK) s = js_PublishMsgAsync(js, &m, &o);
   if (s == NATS_OK) return;
