@@ -282,16 +282,46 @@ struct action<g::integer> {
 // The rules that become parse-tree nodes.  The fold_one ones vanish when they
 // have a single child (a tuple of one element is that element; parentheses
 // around an expression are the expression).
-#define HUMUS_CONTENT_NODES(X)                                                                                      \
-  X(variable)                                                                                                       \
-  X(bind)                                                                                                           \
-  X(fn_name)                                                                                                        \
-  X(create_name)                                                                                                    \
-  X(integer)                                                                                                        \
-  X(char_lit) X(string_lit) X(import_name) X(symbol) X(nil_parens) X(c_self) X(c_now) X(c_true) X(c_false) X(c_nil) \
-      X(c_undefined) X(wildcard) X(lambda) X(block) X(call_args) X(new_term) X(let_expr) X(if_expr) X(case_expr)    \
-          X(value_ptrn) X(function_eqtn) X(match_eqtn) X(let_stmt) X(def_stmt) X(def_function) X(def_pattern)       \
-              X(create_stmt) X(send_stmt) X(after_stmt) X(become_stmt) X(throw_stmt) X(import_stmt)
+// clang-format off (it does not settle on one layout for this list)
+#define HUMUS_CONTENT_NODES(X) \
+  X(variable)                  \
+  X(bind)                      \
+  X(fn_name)                   \
+  X(create_name)               \
+  X(integer)                   \
+  X(char_lit)                  \
+  X(string_lit)                \
+  X(import_name)               \
+  X(symbol)                    \
+  X(nil_parens)                \
+  X(c_self)                    \
+  X(c_now)                     \
+  X(c_true)                    \
+  X(c_false)                   \
+  X(c_nil)                     \
+  X(c_undefined)               \
+  X(wildcard)                  \
+  X(lambda)                    \
+  X(block)                     \
+  X(call_args)                 \
+  X(new_term)                  \
+  X(let_expr)                  \
+  X(if_expr)                   \
+  X(case_expr)                 \
+  X(value_ptrn)                \
+  X(function_eqtn)             \
+  X(match_eqtn)                \
+  X(let_stmt)                  \
+  X(def_stmt)                  \
+  X(def_function)              \
+  X(def_pattern)               \
+  X(create_stmt)               \
+  X(send_stmt)                 \
+  X(after_stmt)                \
+  X(become_stmt)               \
+  X(throw_stmt)                \
+  X(import_stmt)
+// clang-format on
 #define HUMUS_FOLD_NODES(X) X(tuple_expr) X(postfix) X(paren_expr) X(paren_ptrn) X(fn_param_group) X(ptrn)
 
 struct list_end : pegtl::failure {};  // closes the lists below; never matched
