@@ -16,6 +16,7 @@
 #include "interpreter/compile/compiler.hpp"
 #include "interpreter/compile/script_block.hpp"
 #include "interpreter/engine/vm.hpp"
+#include "interpreter/modules.hpp"
 #include "interpreter/read_source.hpp"
 #include "runtime/memory_meter.hpp"
 
@@ -180,95 +181,6 @@ Interpreter::Outcome Interpreter::run_source(ast::SourcePtr source, ScriptMode m
 
 namespace fs = std::filesystem;
 
-namespace {
-
-bool is_stdlib_name(const std::string& name) {
-  return name.find('/') == std::string::npos && !(name.size() >= 4 && name.ends_with(".hum"));
-}
-
-bool is_file(const fs::path& p) {
-  std::error_code ec;
-  return fs::is_regular_file(p, ec);
-}
-
-// The folder a source's relative imports start from: its file's folder, or
-// the current directory for -e, standard input and the REPL ("<...>").
-std::string folder_of(const std::string& source_name) {
-  if (source_name.empty() || source_name.front() == '<') return "";
-  return fs::path(source_name).parent_path().string();
-}
-
-// The standard library's folders, in search order: $HUMUS_PATH, the installed
-// folder beside the executable, the source tree's.
-std::vector<std::pair<fs::path, bool>> stdlib_dirs() {  // (folder, from HUMUS_PATH)
-  std::vector<std::pair<fs::path, bool>> dirs;
-  if (const char* env = std::getenv("HUMUS_PATH")) {
-    std::string all = env;
-    size_t start = 0;
-    while (start <= all.size()) {
-      size_t end = all.find(':', start);
-      if (end == std::string::npos) end = all.size();
-      if (end > start) dirs.emplace_back(all.substr(start, end - start), true);
-      start = end + 1;
-    }
-  }
-  std::error_code ec;
-  fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-  if (!ec) dirs.emplace_back(exe.parent_path() / ".." / "share" / "humus" / "stdlib", false);
-#ifdef HUMUS_INSTALLED_STDLIB_DIR  // the install prefix's, for library hosts (embedding)
-  dirs.emplace_back(HUMUS_INSTALLED_STDLIB_DIR, false);
-#endif
-#ifdef HUMUS_STDLIB_DIR
-  dirs.emplace_back(HUMUS_STDLIB_DIR, false);
-#endif
-  return dirs;
-}
-
-// Resolves `name`: the file to read and the name diagnostics show for it
-// (the standard library's own modules show as stdlib/NAME.hum, so messages
-// do not depend on where it is installed).
-bool resolve(const std::string& name, const std::string& from_dir, fs::path& file, std::string& shown,
-             std::string& searched) {
-  if (is_stdlib_name(name)) {
-    for (const auto& [dir, from_env] : stdlib_dirs()) {
-      fs::path p = dir / (name + ".hum");
-      if (!searched.empty()) searched += ", ";
-      searched += dir.lexically_normal().string();
-      if (is_file(p)) {
-        file = p;
-        shown = from_env ? p.lexically_normal().string() : "stdlib/" + name + ".hum";
-        return true;
-      }
-    }
-    return false;
-  }
-  fs::path p = fs::path(name).is_absolute() || from_dir.empty() ? fs::path(name) : fs::path(from_dir) / name;
-  p = p.lexically_normal();
-  searched = p.string();
-  // Anything there (a folder, a device) is found, so that reading it says
-  // what it is rather than "no file".
-  std::error_code ec;
-  if (!fs::exists(p, ec)) return false;
-  file = p;
-  shown = p.string();
-  return true;
-}
-
-}  // namespace
-
-bool Interpreter::is_stdlib_module(const std::string& name) { return is_stdlib_name(name); }
-
-std::string Interpreter::resolve_module(const std::string& name, const std::string& from_dir, std::string* searched) {
-  fs::path file;
-  std::string shown, tried;
-  bool found = resolve(name, from_dir, file, shown, tried);
-  if (searched) *searched = tried;
-  if (!found) return "";
-  std::error_code ec;
-  fs::path canon = fs::canonical(file, ec);
-  return ec ? file.string() : canon.string();
-}
-
 void Interpreter::report_source_diagnostic(const ast::Source& source, ast::Loc loc, const char* severity,
                                            const std::string& message) {
   if (diagnostic_handler_)
@@ -292,96 +204,52 @@ Interpreter::Outcome Interpreter::import(const std::string& name, const std::str
   return import_at(name, from_dir, nullptr);
 }
 
-// Whether IMPORT "name" in Humus code may read the file `name` resolves to.
-// A Humus program names modules, not files: a standard-library name, or a
-// path to a .hum file, relative to the importing file, that stays in or below
-// the folder of the script the run began with (so a module in a subfolder can
-// import a sibling of its folder, but nothing outside the program's tree).
-// Anything else (/proc/self/environ, ../../etc/passwd) is refused before it
-// is opened, so an error message can never show a line of some file the
-// program had no business reading. "" when allowed, else why not.
-std::string Interpreter::import_refusal(const std::string& name, const std::string& from_dir) const {
-  return import_refusal(name, from_dir, import_root_, sandbox_);
-}
-
-std::string Interpreter::import_refusal(const std::string& name, const std::string& from_dir, const fs::path& root_dir,
-                                        bool sandbox) {
-  if (is_stdlib_name(name)) return "";
-  if (sandbox)
-    return "IMPORT \"" + name +
-           "\": file access is disabled (--sandbox): only standard-library modules can be imported";
-  const std::string why = "IMPORT \"" + name +
-                          "\": not a module: IMPORT takes a standard-library name (\"queue\") or a relative path to a "
-                          ".hum file in or below the script's folder";
-  fs::path rel = fs::path(name).lexically_normal();
-  if (rel.is_absolute() || !name.ends_with(".hum") || rel.empty()) return why;
-  // Symbolic links may not lead out of the folder, or to a file that is not
-  // a module, either.
-  std::error_code ec;
-  const fs::path dir = fs::canonical(from_dir.empty() ? fs::path(".") : fs::path(from_dir), ec);
-  if (ec) return "";  // no such folder: the lookup will say the module is missing
-  const fs::path target = fs::weakly_canonical(dir / rel, ec);
-  if (ec) return "";
-  const fs::path& root = root_dir.empty() ? dir : root_dir;
-  const fs::path inside = target.lexically_relative(root);
-  if (inside.empty() || *inside.begin() == ".." || target.extension() != ".hum") return why;
-  return "";
-}
-
 Interpreter::Outcome Interpreter::import_at(const std::string& name, const std::string& from_dir,
                                             const rt::SourceLoc* loc) {
-  if (loc) {                   // an IMPORT statement: Humus code asks; a host's import() is the host's business
-    if (importing_.empty()) {  // a statement of the script itself: its folder bounds every IMPORT it leads to
-      std::error_code ec;
-      import_root_ = fs::canonical(from_dir.empty() ? fs::path(".") : fs::path(from_dir), ec);
-      if (ec) import_root_.clear();
-    }
-    std::string refusal = import_refusal(name, from_dir);
-    if (!refusal.empty()) {
-      report_import_error(loc, refusal);
-      return Outcome::RuntimeError;
-    }
-  }
-  fs::path file;
-  std::string shown, searched;
-  if (!resolve(name, from_dir, file, shown, searched)) {
-    report_import_error(loc, is_stdlib_name(name)
-                                 ? "no module named '" + name + "' in $HUMUS_PATH or the standard library"
-                                 : "cannot find module '" + name + "' (no file " + searched + ")");
+  // An IMPORT statement: Humus code asks, within the rules; a host's
+  // import() is the host's business.
+  if (loc && importing_.empty()) set_import_root(from_dir);  // the script's folder bounds every IMPORT it leads to
+  std::string why;
+  std::optional<ModuleFile> found = find_module(name, from_dir, import_rules(loc != nullptr), why);
+  if (!found) {
+    report_import_error(loc, why);
     return Outcome::RuntimeError;
   }
-  std::error_code ec;
-  fs::path canon_path = fs::canonical(file, ec);
-  std::string canon = ec ? file.string() : canon_path.string();
-  if (imported_.count(canon)) return Outcome::Ok;
+  if (imported_.count(found->path)) return Outcome::Ok;
   for (size_t i = 0; i < importing_.size(); ++i) {
-    if (importing_[i].first != canon) continue;
+    if (importing_[i].first != found->path) continue;
     std::string chain;
     for (size_t j = i; j < importing_.size(); ++j) chain += importing_[j].second + " -> ";
-    report_import_error(loc, "import cycle: " + chain + shown);
+    report_import_error(loc, import_cycle_message(chain, found->shown));
     return Outcome::RuntimeError;
   }
   // Within --max-memory from its first byte: a module bigger than that is
   // not read whole before the limit is seen (issue 34).
   ReadLimits limits;
   limits.max_bytes = runtime_->options().limits.max_memory;
-  ReadResult got = read_source(file.string(), limits);
+  ReadResult got = read_module(name, *found, limits);
   if (got.limit != rt::LimitKind::None) {
     runtime_->stop_for_limit(got.limit);
     return Outcome::RuntimeError;
   }
-  const ast::SourcePtr& read = got.source;
-  if (!read) {
-    report_import_error(loc, "cannot read module '" + name + "': " + got.error);
+  if (!got.source) {
+    report_import_error(loc, got.error);
     return Outcome::RuntimeError;
   }
-  auto source = std::make_shared<ast::Source>(ast::Source{shown, read->text, is_stdlib_name(name)});
-  module_dirs_[source.get()] = file.parent_path().string();
-  importing_.emplace_back(canon, shown);
-  Outcome outcome = run_source(source);
+  module_dirs_[got.source.get()] = found->dir;
+  importing_.emplace_back(found->path, found->shown);
+  Outcome outcome = run_source(got.source);
   importing_.pop_back();
-  if (outcome == Outcome::Ok) imported_.insert(canon);
+  if (outcome == Outcome::Ok) imported_.insert(found->path);
   return outcome;
+}
+
+ImportRules Interpreter::import_rules(bool statement) const { return ImportRules{statement, import_root_, sandbox_}; }
+
+void Interpreter::set_import_root(const std::string& dir) {
+  std::error_code ec;
+  import_root_ = fs::canonical(dir.empty() ? fs::path(".") : fs::path(dir), ec);
+  if (ec) import_root_.clear();
 }
 
 std::string Interpreter::import_dir(const CompiledUnit& unit) const {

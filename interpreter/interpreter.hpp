@@ -19,6 +19,7 @@
 
 #include "grammar/ast.hpp"
 #include "interpreter/engine/program.hpp"
+#include "interpreter/modules.hpp"
 #include "runtime/runtime.hpp"
 
 namespace humus::interp {
@@ -78,32 +79,15 @@ class Interpreter {
 
   // IMPORT (LANGUAGE.md section 10), for hosts: runs module `name` once per
   // interpreter, as `IMPORT "name"` in a file in folder `from_dir` would
-  // ("" = the current directory). A name without '/' and without ".hum" is a
-  // standard-library module, searched in each folder of $HUMUS_PATH
-  // (colon-separated), then <dir of the executable>/../share/humus/stdlib,
-  // then the source tree's stdlib/; any other name is a path relative to
-  // `from_dir`. A second import of the same file (same canonical path) does
-  // nothing. Errors (not found, cycle, syntax, compile, runtime) are reported
-  // on the runtime's stderr; the outcome says which kind it was.
-  // An IMPORT statement in Humus code is narrower than this host call: a path
-  // must be relative (to the importing file), name a .hum file and stay in
-  // or below the folder of the script that imports first; with the sandbox
-  // on, only standard-library names.
+  // ("" = the current directory), found as interpreter/modules.hpp says;
+  // a host may name any file, an IMPORT statement only what the rules
+  // allow (ImportRules). A second import of the same file (same canonical
+  // path) does nothing. Errors (not found, cycle, syntax, compile, runtime)
+  // are reported on the runtime's stderr; the outcome says which kind it was.
   Outcome import(const std::string& name, const std::string& from_dir = "");
   // The prelude (stdlib/prelude.hum): the humus command imports it before
   // every script unless --no-prelude; the REPL should do the same.
   Outcome load_prelude() { return import("prelude"); }
-  // Where a module name resolves to, or "" when it is not found (for tests
-  // and tools; `searched` lists the places tried).
-  static std::string resolve_module(const std::string& name, const std::string& from_dir,
-                                    std::string* searched = nullptr);
-  // Whether IMPORT looks `name` up in the standard library (no '/', no ".hum").
-  static bool is_stdlib_module(const std::string& name);
-  // Why an IMPORT statement in a file of `from_dir` may not read `name`, when
-  // the script began in `root` ("": from_dir), or "" when it may (the rule
-  // above; for tools such as the language server).
-  static std::string import_refusal(const std::string& name, const std::string& from_dir,
-                                    const std::filesystem::path& root, bool sandbox);
 
   // A diagnostic as data (embedding hosts collect them instead of text).
   struct Diagnostic {
@@ -147,7 +131,10 @@ class Interpreter {
   };
   CompiledUnit* load_with(ast::SourcePtr source, Outcome* outcome, bool* incomplete, const LoadHow& how);
   CompiledUnit* load_capped(ast::SourcePtr source, Outcome* outcome, bool* incomplete, const LoadHow& how);
-  std::string import_refusal(const std::string& name, const std::string& from_dir) const;
+  // The rules an IMPORT statement (or, `statement` false, a host) imports by.
+  ImportRules import_rules(bool statement) const;
+  // The folder IMPORT statements may not leave: the first script's.
+  void set_import_root(const std::string& dir);
   // The folder a unit's relative IMPORTs start from.
   std::string import_dir(const CompiledUnit& unit) const;
   // Adds to `defined` what the modules `imports` (relative to `dir`) would
@@ -175,7 +162,7 @@ class Interpreter {
   bool sandbox_ = false;
   bool check_failed_ = false;  // the last statement that failed failed a check of the `testing` module
   std::set<std::string> silenced_;
-  std::filesystem::path import_root_;  // the folder IMPORT statements may not leave (import_refusal)
+  std::filesystem::path import_root_;  // the folder IMPORT statements may not leave (ImportRules::root)
 };
 
 // Reads a regular file into a Source; returns null (with a message in `error`)

@@ -15,14 +15,13 @@ bool Interpreter::imported_names(const std::vector<std::string>& imports, const 
                                  std::unordered_set<std::string>& defined, std::set<std::string>& seen) {
   for (const std::string& name : imports) {
     // What the IMPORT statement itself would refuse is never read here either.
-    if (!import_refusal(name, dir).empty()) return false;
-    const std::string path = resolve_module(name, dir);
-    if (path.empty()) return false;
-    if (!seen.insert(path).second) continue;  // run already, or read ahead already
-    std::string error;
-    ast::SourcePtr source = read_source_file(path, error);
-    if (!source) return false;
-    parse::ParseResult parsed = parse::parse_program(source);
+    std::string why;
+    std::optional<ModuleFile> found = find_module(name, dir, import_rules(true), why);
+    if (!found) return false;
+    if (!seen.insert(found->path).second) continue;  // run already, or read ahead already
+    ReadResult read = read_module(name, *found);
+    if (!read.source) return false;
+    parse::ParseResult parsed = parse::parse_program(read.source);
     if (!parsed.program) return false;
     std::vector<std::string> inner;
     for (const auto& s : parsed.program->stmts) {
@@ -31,7 +30,7 @@ bool Interpreter::imported_names(const std::vector<std::string>& imports, const 
       else
         for (const auto& [bound, loc] : statement_binders(*s)) defined.insert(bound);
     }
-    if (!imported_names(inner, std::filesystem::path(path).parent_path().string(), defined, seen)) return false;
+    if (!imported_names(inner, found->dir, defined, seen)) return false;
   }
   return true;
 }
@@ -69,12 +68,7 @@ bool Interpreter::check_names(const CompiledUnit& unit, bool as_errors) {
     if (t->kind == TopStmt::Kind::Import) imports.push_back(t->import);
   if (!imports.empty()) {
     // The bound IMPORT statements of a script keep to (import_at sets the same).
-    if (importing_.empty()) {
-      std::error_code ec;
-      const std::string dir = import_dir(unit);
-      import_root_ = std::filesystem::canonical(dir.empty() ? "." : dir, ec);
-      if (ec) import_root_.clear();
-    }
+    if (importing_.empty()) set_import_root(import_dir(unit));
     std::set<std::string> seen = imported_;
     if (!imported_names(imports, import_dir(unit), defined, seen)) return true;
   }

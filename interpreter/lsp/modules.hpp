@@ -1,5 +1,5 @@
 // The modules a document can see: the prelude and what it IMPORTs, found
-// as the interpreter finds them (Interpreter::resolve_module), parsed and
+// by the interpreter's module loader (interpreter/modules.hpp), parsed and
 // outlined once, and read again only when the file changes on disk.
 #pragma once
 
@@ -12,6 +12,7 @@
 #include "grammar/ast.hpp"
 #include "grammar/parser.hpp"
 #include "interpreter/lsp/outline.hpp"
+#include "interpreter/modules.hpp"
 
 namespace humus::lsp {
 
@@ -30,11 +31,13 @@ class Modules {
   std::shared_ptr<const Module> find(const std::string& name, const std::string& from_dir, std::string& why);
   // The same for an IMPORT statement, which may only name a standard-library
   // module or a .hum file in or below `root`, the folder of the document (as
-  // when the document runs: Interpreter::import_refusal).
+  // when the document runs: interp::ImportRules).
   std::shared_ptr<const Module> find_import(const std::string& name, const std::string& from_dir,
                                             const std::string& root, std::string& why);
 
  private:
+  std::shared_ptr<const Module> load(const std::string& name, const std::optional<interp::ModuleFile>& found,
+                                     std::string& why);
   struct Entry {
     int64_t mtime = 0;  // the file's time stamp, in the file clock's units
     uintmax_t size = 0;

@@ -120,7 +120,7 @@ struct PreludeIndex {
 inline const PreludeIndex& prelude_index() {
   static const PreludeIndex index = [] {
     PreludeIndex x;
-    x.path = interp::Interpreter::resolve_module("prelude", "");
+    x.path = interp::resolve_module("prelude", "");
     std::ifstream in(x.path, std::ios::binary);
     std::ostringstream text;
     text << in.rdbuf();
@@ -168,7 +168,7 @@ inline const std::string& module_text(const std::string& name) {
   static std::unordered_map<std::string, std::string> texts;
   auto [it, fresh] = texts.try_emplace(name);
   if (fresh) {
-    const std::string path = interp::Interpreter::resolve_module(name, "");
+    const std::string path = interp::resolve_module(name, "");
     if (!path.empty()) {
       std::ifstream in(path, std::ios::binary);
       std::ostringstream text;
@@ -198,8 +198,7 @@ bool reach_words(std::string_view code, std::unordered_set<std::string>& seen, F
     const size_t close = code.find('"', i + 1);
     if (close == std::string_view::npos) return false;
     const std::string name(code.substr(i + 1, close - i - 1));
-    if (name == "prelude" || name.find('\\') != std::string::npos || !interp::Interpreter::is_stdlib_module(name))
-      return false;
+    if (name == "prelude" || name.find('\\') != std::string::npos || !interp::is_stdlib_module(name)) return false;
     if (seen.insert(name).second && !reach_words(module_text(name), seen, reach)) return false;
   }
   return true;

@@ -65,11 +65,11 @@ struct EnvVar {
 }  // namespace
 
 TEST_CASE("a stdlib name resolves to the source tree's stdlib folder") {
-  std::string found = Interpreter::resolve_module("prelude", "");
+  std::string found = humus::interp::resolve_module("prelude", "");
   REQUIRE(!found.empty());
   CHECK(fs::path(found).filename() == "prelude.hum");
   CHECK(fs::equivalent(fs::path(found).parent_path(), fs::path(HUMUS_STDLIB_DIR)));
-  CHECK(Interpreter::resolve_module("no_such_module_anywhere", "").empty());
+  CHECK(humus::interp::resolve_module("no_such_module_anywhere", "").empty());
 }
 
 TEST_CASE("HUMUS_PATH folders come first, in order") {
@@ -78,11 +78,55 @@ TEST_CASE("HUMUS_PATH folders come first, in order") {
   b.write("extra.hum", "DEF extra AS #b\n");
   a.write("extra.hum", "DEF extra AS #a\n");
   EnvVar env("HUMUS_PATH", a.path.string() + "::" + b.path.string());
-  CHECK(fs::equivalent(Interpreter::resolve_module("extra", ""), a.path / "extra.hum"));
-  CHECK(fs::equivalent(Interpreter::resolve_module("prelude", ""), b.path / "prelude.hum"));
+  CHECK(fs::equivalent(humus::interp::resolve_module("extra", ""), a.path / "extra.hum"));
+  CHECK(fs::equivalent(humus::interp::resolve_module("prelude", ""), b.path / "prelude.hum"));
   auto r = run_in(a.path, "IMPORT \"extra\"\nSEND extra TO println\n");
   CHECK(r.out == "#a\n");
   CHECK(r.err == "");
+}
+
+TEST_CASE("the module loader: one set of rules and messages for runs, the name check and the language server") {
+  TempDir d("loader");
+  d.write("app/lib/m.hum", "DEF m AS 1\n");
+  d.write("outside.hum", "DEF o AS 1\n");
+  const std::string app = (d.path / "app").string();
+  humus::interp::ImportRules statement{true, fs::canonical(app), false};
+  std::string why;
+  auto m = humus::interp::find_module("lib/m.hum", app, statement, why);
+  REQUIRE(m);
+  CHECK(why.empty());
+  CHECK(fs::equivalent(m->path, d.path / "app/lib/m.hum"));
+  CHECK(fs::equivalent(m->dir, d.path / "app/lib"));
+  CHECK_FALSE(m->stdlib);
+  humus::interp::ReadResult read = humus::interp::read_module("lib/m.hum", *m);
+  REQUIRE(read.source);
+  CHECK(read.source->name == m->shown);
+  CHECK(read.source->text == "DEF m AS 1\n");
+  // Outside the script's folder: refused to a statement, found for a host.
+  CHECK_FALSE(humus::interp::find_module("../outside.hum", app, statement, why));
+  CHECK(why.starts_with("IMPORT \"../outside.hum\": not a module"));
+  CHECK(humus::interp::find_module("../outside.hum", app, humus::interp::ImportRules{false, {}, false}, why));
+  // The sandbox: standard-library names only.
+  CHECK_FALSE(humus::interp::find_module("lib/m.hum", app, humus::interp::ImportRules{true, {}, true}, why));
+  CHECK(why.find("--sandbox") != std::string::npos);
+  auto fifo = humus::interp::find_module("prelude", "", statement, why);
+  REQUIRE(fifo);
+  CHECK(fifo->shown == "stdlib/prelude.hum");
+  CHECK(fifo->stdlib);
+  CHECK_FALSE(humus::interp::find_module("lib/none.hum", app, statement, why));
+  CHECK(why == "cannot find module 'lib/none.hum' (no file " + app + "/lib/none.hum)");
+  CHECK_FALSE(humus::interp::find_module("no_such_module_anywhere", "", statement, why));
+  CHECK(why == "no module named 'no_such_module_anywhere' in $HUMUS_PATH or the standard library");
+  // A folder is found, and reading it says what it is.
+  auto folder = humus::interp::find_module("lib", app, humus::interp::ImportRules{false, {}, false}, why);
+  CHECK_FALSE(folder);  // "lib" is a standard-library name, and there is none
+  d.write("app/dir.hum/x.hum", "");
+  auto dir = humus::interp::find_module("dir.hum", app, statement, why);
+  REQUIRE(dir);
+  read = humus::interp::read_module("dir.hum", *dir);
+  CHECK_FALSE(read.source);
+  CHECK(read.error.starts_with("cannot read module 'dir.hum': cannot read '"));
+  CHECK(read.error.ends_with("': Is a directory"));
 }
 
 TEST_CASE("a path is relative to the importing file's folder, and a module runs once") {
