@@ -115,6 +115,7 @@ class Interpreter {
   void silence_warnings(const std::string& kind) { silenced_.insert(kind); }
 
   rt::Runtime& runtime() { return *runtime_; }
+  const rt::Runtime& runtime() const { return *runtime_; }
   void start() { runtime_->start(); }
   void wait_idle() { runtime_->wait_idle(); }
 

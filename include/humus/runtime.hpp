@@ -189,7 +189,9 @@ class HUMUS_API Runtime {
   // Runs `code` as a script named `name`. An expression statement that is not
   // a block is allowed and its value is Result::value (the last one).
   Result eval(std::string_view code, std::string_view name = "<eval>", ScriptMode mode = ScriptMode::Statements);
-  // Runs a script file (its relative IMPORTs start from its folder).
+  // Runs a script file (its relative IMPORTs start from its folder). As the
+  // humus command: a name its top-level statements read but nothing defines
+  // is a CompileError, and nothing runs.
   Result load_file(const std::string& path, ScriptMode mode = ScriptMode::Statements);
   // IMPORT "module" (stdlib name or path), once per runtime.
   Result import(const std::string& module);

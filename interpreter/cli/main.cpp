@@ -34,6 +34,7 @@
 #include "interpreter/lsp/server.hpp"
 #include "interpreter/read_source.hpp"
 #include "interpreter/repl/repl.hpp"
+#include "interpreter/session.hpp"
 #include "interpreter/trace/diagram.hpp"
 #include "interpreter/trace/json_trace.hpp"
 #include "runtime/deadline.hpp"
@@ -345,87 +346,86 @@ int run(const Options& o, humus::ast::SourcePtr source) {
   // Top-level statements run on a thread with the workers' deep stack, so
   // recursion depth is the same everywhere (see stack_guard.hpp).
   humus::rt::run_on_big_stack([&] {
-    std::unique_ptr<humus::interp::Interpreter> joined;
+    using humus::interp::Session;
+    Session::Options so;
+    so.runtime = ro;
+    so.prelude = !o.no_prelude;
+    so.sandbox = o.sandbox;
+    so.silenced = o.no_warn;
+    std::unique_ptr<Session> joined;
     try {
-      joined = std::make_unique<humus::interp::Interpreter>(ro);
+      joined = std::make_unique<Session>(std::move(so));
     } catch (const humus::rt::ClusterError& e) {
       std::fprintf(stderr, "humus: error: %s\n", e.what());
       status = kExitUsage;
       return;
     }
-    humus::interp::Interpreter& interp = *joined;
-    signals.watch(interp.runtime());
+    Session& session = *joined;
+    signals.watch(session.runtime());
     // Destroyed before `joined`, on every way out of this block.
     struct Forget {
       SignalLeave& signals;
       ~Forget() { signals.forget_runtime(); }
     } forget{signals};
-    interp.set_sandbox(o.sandbox);
-    for (const auto& kind : o.no_warn) interp.silence_warnings(kind);
-    if (!define_script_args(interp, o.args)) {
+    if (!define_script_args(session.interpreter(), o.args)) {
       status = kExitUsage;
       return;
     }
-    using Outcome = humus::interp::Interpreter::Outcome;
-    // A limit (--max-memory while compiling) stopped the run: status 3.
-    auto limit_stop = [&] {
-      if (interp.runtime().limit_reached() == humus::rt::LimitKind::None) return false;
-      report_limit(interp.runtime().limit_message());
-      status = kExitLimit;
-      return true;
+    // The exit status for how the run ended; a limit (--max-memory while
+    // compiling, --timeout) is said once, as the run winds down.
+    auto finish = [&](Session::Outcome last) {
+      switch (session.ending(last)) {
+        case Session::Ending::Ok:
+          status = kExitOk;
+          break;
+        case Session::Ending::Failed:
+          status = kExitRuntimeError;
+          break;
+        case Session::Ending::Rejected:
+          status = kExitUsage;
+          break;
+        case Session::Ending::Stopped:
+        case Session::Ending::Interrupted:
+          report_limit(session.runtime().limit_message());
+          status = kExitLimit;
+          break;
+      }
     };
-    if (o.dump_code) {
-      Outcome outcome;
-      humus::interp::CompiledUnit* unit = interp.load(source, &outcome, nullptr, mode(o));
-      status = unit ? kExitOk : kExitUsage;
-      limit_stop();
-      if (unit) humus::cli::write_stdout(humus::interp::disassemble(*unit));
+    Session::Entry entry;
+    entry.mode = mode(o);
+    if (o.dump_code) {  // the code of the script alone, without the prelude's (nor its names)
+      entry.names = Session::Names::Unchecked;
+      Session::Compiled c = session.compile(source, entry);
+      finish(c.unit ? Session::Outcome::Ok : c.outcome);
+      if (c.unit) humus::cli::write_stdout(humus::interp::disassemble(*c.unit));
       return;
     }
-    // The prelude (stdlib/prelude.hum) defines globals only; it creates no
-    // actors, so a script's actor numbers are the same with or without it.
-    // --check loads it too: the script's names are checked against it.
-    if (!o.no_prelude && interp.load_prelude() != Outcome::Ok) {
-      status = kExitUsage;
-      limit_stop();
+    // --check loads the prelude too: the script's names are checked against it.
+    if (Session::Outcome opened = session.open(); opened != Session::Outcome::Ok) {
+      finish(Session::Outcome::CompileError);
       return;
     }
-    Outcome outcome;
     // --check keeps no code: each statement's is dropped once compiled.
-    humus::interp::CompiledUnit* unit = o.check && mode(o) == humus::interp::Interpreter::ScriptMode::Statements
-                                            ? interp.check(source, &outcome)
-                                            : interp.load(source, &outcome, nullptr, mode(o));
-    // A name defined nowhere stops the script before anything runs.
-    if (!unit || !interp.check_names(*unit, true)) {
-      status = kExitUsage;
-      limit_stop();
+    entry.keep_code = !o.check;
+    // A name defined nowhere stops the script before anything runs; so does
+    // a syntax or compile error in an IMPORTed module.
+    Session::Outcome ran = session.enter(source, entry);
+    const bool rejected = ran == Session::Outcome::SyntaxError || ran == Session::Outcome::CompileError;
+    if (o.check || (rejected && session.runtime().limit_reached() == humus::rt::LimitKind::None)) {
+      finish(ran);
       return;
     }
-    if (o.check) return;
-    spdlog::debug("compiled {} top-level statements", unit->stmts.size());
-    // Top-level statements run before dispatch starts, so a script's own
-    // order is deterministic; their messages are already queued by then.
-    // A syntax or compile error in an IMPORTed module is reported like one
-    // in the script itself.
-    Outcome ran = interp.run(*unit);
-    if (interp.runtime().limit_reached() == humus::rt::LimitKind::None &&
-        (ran == Outcome::SyntaxError || ran == Outcome::CompileError)) {
-      status = kExitUsage;
-      return;
-    }
-    interp.start();
-    interp.wait_idle();
+    session.start();
+    session.wait_idle();
     humus::cli::flush_stdout();
-    auto stats = interp.runtime().stats();
+    auto stats = session.runtime().stats();
     spdlog::info("{} events, {} unhandled messages, {} errors, {} actors, on {} worker threads", stats.events,
-                 stats.unhandled, stats.errors, stats.actors, interp.runtime().threads());
+                 stats.unhandled, stats.errors, stats.actors, session.runtime().threads());
     if (o.stats) print_stats(stats, !ro.cluster.url.empty());
-    // Dropped messages are silent by default; say that there were some.
-    if (!o.warn_unhandled && o.trace.empty()) humus::cli::write_stderr(interp.unhandled_note());
-    // A test written with the `testing` module ends with its tally.
-    humus::cli::write_stderr(interp.checks_note());
-    if (interp.runtime().had_error()) status = kExitRuntimeError;
-    limit_stop();
+    // Dropped messages are silent by default: say that there were some. A
+    // test written with the `testing` module ends with its tally.
+    humus::cli::write_stderr(session.notes(!o.warn_unhandled && o.trace.empty()));
+    finish(ran);
   });
   if (!tracing.finish() && status == kExitOk) status = kExitRuntimeError;
   return status;

@@ -1,4 +1,4 @@
-// humus::Runtime (include/humus/runtime.hpp) over interp::Interpreter.
+// humus::Runtime (include/humus/runtime.hpp) over a script session (interp::Session).
 //
 // The one checkpoint of the API: every public call enters through Impl's
 // `enter()`, which takes the lifetime lock shared (so shutdown waits for the
@@ -17,7 +17,7 @@
 
 #include "humus/humus.hpp"
 #include "interpreter/engine/vm.hpp"
-#include "interpreter/interpreter.hpp"
+#include "interpreter/session.hpp"
 #include "runtime/code.hpp"
 
 namespace humus {
@@ -174,7 +174,7 @@ struct __attribute__((visibility("hidden"))) Runtime::Impl {
   std::mutex contexts_mutex;
   std::vector<std::unique_ptr<rt::Context>> contexts;
 
-  std::unique_ptr<interp::Interpreter> interp;
+  std::unique_ptr<interp::Session> session;
 
   Impl(Runtime& r, Options o) : owner(r), options(std::move(o)) {
     rt::RuntimeOptions ro;
@@ -205,15 +205,18 @@ struct __attribute__((visibility("hidden"))) Runtime::Impl {
     ro.cluster = {c.url,           c.node,           c.name,           c.user,        c.password,
                   c.token,         c.tls_ca,         c.tls_cert,       c.tls_key,     c.heartbeat_ms,
                   c.down_after_ms, c.retry_delay_ms, c.max_deliveries, c.ack_wait_ms, c.topic_replicas};
+    interp::Session::Options so;
+    so.runtime = std::move(ro);
+    so.prelude = options.prelude;
+    so.sandbox = options.sandbox;
+    so.diagnostics = [this](const interp::Interpreter::Diagnostic& d) {
+      if (collecting) collecting->push_back(convert(d));
+    };
     try {
-      interp = std::make_unique<interp::Interpreter>(std::move(ro));
+      session = std::make_unique<interp::Session>(std::move(so));
     } catch (const rt::ClusterError& e) {
       throw Error(std::string("humus::Runtime: ") + e.what());
     }
-    interp->set_sandbox(options.sandbox);
-    interp->set_diagnostic_handler([this](const interp::Interpreter::Diagnostic& d) {
-      if (collecting) collecting->push_back(convert(d));
-    });
   }
 
   // The workers stop first; then the host's callables go, with any Values
@@ -221,13 +224,13 @@ struct __attribute__((visibility("hidden"))) Runtime::Impl {
   // the interpreter. Closures still pointing to the codes are only freed
   // after that, which never looks at their code.
   ~Impl() {
-    interp->runtime().stop();
+    session->runtime().stop();
     contexts.clear();
     codes.clear();
-    interp.reset();
+    session.reset();
   }
 
-  rt::Runtime& rt() { return interp->runtime(); }
+  rt::Runtime& rt() { return session->runtime(); }
 
   std::shared_lock<std::shared_mutex> enter() const {
     std::shared_lock lock(life);
@@ -248,24 +251,31 @@ struct __attribute__((visibility("hidden"))) Runtime::Impl {
   rt::Value behavior(Behavior b) { return closure(keep<HostBehaviorCode>(this, std::move(b))); }
 
   // Loads and runs `source`; `values` collects expression values (eval).
+  // A name defined nowhere: in a file, an error before anything runs, as
+  // the humus command says it; in an eval, a warning when only a body reads
+  // it, as in the REPL (a later eval may define it), and the runtime error
+  // when top-level code does.
   Result load(ast::SourcePtr source, bool values, ScriptMode mode) {
     Result r;
     std::lock_guard lock(load_mutex);
     collecting = &r.diagnostics;
-    interp::Interpreter::Outcome outcome;
-    const auto how = mode == ScriptMode::OneBlock ? interp::Interpreter::ScriptMode::OneBlock
-                                                  : interp::Interpreter::ScriptMode::Statements;
-    if (interp::CompiledUnit* unit = interp->load(std::move(source), &outcome, nullptr, how)) {
-      // As in the REPL (a later eval may define a name): warnings for names
-      // defined nowhere that only bodies read; top-level reads fail when run.
-      interp->check_names(*unit, false);
-      if (values)
-        outcome = interp->run(*unit, [&](const rt::Value& v) { r.value = to_public(v); });
-      else
-        outcome = interp->run(*unit);
-    }
+    interp::Session::Entry entry;
+    entry.mode = mode == ScriptMode::OneBlock ? interp::Interpreter::ScriptMode::OneBlock
+                                              : interp::Interpreter::ScriptMode::Statements;
+    entry.names = values ? interp::Session::Names::Warnings : interp::Session::Names::Errors;
+    if (values) entry.on_value = [&](const rt::Value& v) { r.value = to_public(v); };
+    r.status = status_of(session->enter(std::move(source), entry));
     collecting = nullptr;
-    r.status = status_of(outcome);
+    return r;
+  }
+
+  // The prelude (when asked for), with its diagnostics in a Result.
+  Result open() {
+    Result r;
+    std::lock_guard lock(load_mutex);
+    collecting = &r.diagnostics;
+    r.status = status_of(session->open());
+    collecting = nullptr;
     return r;
   }
 
@@ -273,7 +283,7 @@ struct __attribute__((visibility("hidden"))) Runtime::Impl {
     Result r;
     std::lock_guard lock(load_mutex);
     collecting = &r.diagnostics;
-    r.status = status_of(interp->import(module));
+    r.status = status_of(session->interpreter().import(module));
     collecting = nullptr;
     return r;
   }
@@ -404,11 +414,8 @@ Runtime& ActorContext::runtime() const { return RuntimeAccess::impl(*this).owner
 // ---------------------------------------------------------------- Runtime
 
 Runtime::Runtime(Options options) : impl_(std::make_unique<Impl>(*this, std::move(options))) {
-  impl_->interp->start();
-  if (impl_->options.prelude) {
-    Result r = impl_->import("prelude");
-    if (!r) throw Error("humus::Runtime: the prelude did not load:\n" + r.message());
-  }
+  impl_->session->start();
+  if (Result r = impl_->open(); !r) throw Error("humus::Runtime: the prelude did not load:\n" + r.message());
 }
 
 Runtime::~Runtime() { shutdown(); }
@@ -438,7 +445,7 @@ Result Runtime::import(const std::string& module) {
 
 std::optional<Value> Runtime::global(std::string_view name) const {
   auto life = impl_->enter();
-  rt::Globals& g = impl_->interp->runtime().globals();
+  rt::Globals& g = impl_->session->runtime().globals();
   auto slot = g.find(name);
   if (!slot) return std::nullopt;
   rt::Value v = g.get(*slot);
@@ -569,14 +576,14 @@ bool Runtime::is_shut_down() const {
 
 std::optional<std::string> Runtime::limit_reached() const {
   auto life = impl_->enter();
-  const rt::Runtime& r = impl_->interp->runtime();
+  const rt::Runtime& r = impl_->session->runtime();
   if (r.limit_reached() == rt::LimitKind::None) return std::nullopt;
   return r.limit_message();
 }
 
 RuntimeStats Runtime::stats() const {
   auto life = impl_->enter();
-  rt::RuntimeStats s = impl_->interp->runtime().stats();
+  rt::RuntimeStats s = impl_->session->runtime().stats();
   RuntimeStats out{s.events, s.unhandled, s.errors, s.actors, s.queued};
   out.remote_sent = s.cluster.sent;
   out.remote_received = s.cluster.received;

@@ -4,9 +4,9 @@
 #include <set>
 #include <unordered_set>
 
-#include "interpreter/interpreter.hpp"
 #include "interpreter/lsp/builtins.hpp"
 #include "interpreter/name_check.hpp"
+#include "interpreter/session.hpp"
 
 namespace humus::lsp {
 
@@ -39,21 +39,27 @@ void add_module(const std::shared_ptr<const Module>& m, const std::string& root,
 Analysis analyze(ast::SourcePtr source, const std::string& folder, Modules& modules) {
   Analysis a;
   a.source = source;
-  rt::RuntimeOptions options;
-  options.threads = 1;
-  options.out = [](std::string_view) {};
-  options.err = [](std::string_view) {};
-  interp::Interpreter interp(std::move(options));
   std::vector<Diagnostic> compiled;
-  interp.set_diagnostic_handler([&](const interp::Interpreter::Diagnostic& d) {
+  interp::Session::Options so;
+  so.runtime.threads = 1;
+  so.runtime.out = [](std::string_view) {};
+  so.runtime.err = [](std::string_view) {};
+  so.prelude = false;  // its names come from the module cache below, read once for every document
+  so.diagnostics = [&](const interp::Interpreter::Diagnostic& d) {
     compiled.push_back({{d.line, d.byte_column ? d.byte_column : d.column},
                         0,
                         d.severity == "warning" ? Diagnostic::Severity::Warning : Diagnostic::Severity::Error,
                         d.message});
-  });
+  };
+  interp::Session session(std::move(so));
   OutlineBuilder outline(source);
-  interp::Interpreter::Outcome outcome;
-  const interp::CompiledUnit* unit = interp.check(source, &outcome, [&](const ast::Stmt& s) { outline.add(s); });
+  interp::Session::Entry entry;
+  entry.keep_code = false;
+  entry.names = interp::Session::Names::Unchecked;  // judged below, against the cached modules
+  entry.each = [&](const ast::Stmt& s) { outline.add(s); };
+  const interp::Session::Compiled c = session.compile(source, entry);
+  const interp::Interpreter::Outcome outcome = c.outcome;
+  const interp::CompiledUnit* unit = c.unit;
   if (outcome == interp::Interpreter::Outcome::SyntaxError) {
     a.diagnostics = std::move(compiled);
     return a;
@@ -92,7 +98,7 @@ Analysis analyze(ast::SourcePtr source, const std::string& folder, Modules& modu
       for (const Definition& d : m->outline.definitions)
         if (d.global()) defined.insert(d.name);
     if (builtin_doc("cluster")) defined.insert("cluster");  // bound only on a node of a cluster
-    for (const auto& [name, value] : interp.runtime().globals().bound()) defined.insert(name);
+    for (const auto& [name, value] : session.runtime().globals().bound()) defined.insert(name);
     for (const interp::NameProblem& p : interp::undefined_names(*unit, defined, true))
       compiled.push_back(
           {p.loc, p.length, p.error ? Diagnostic::Severity::Error : Diagnostic::Severity::Warning, p.message});

@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "grammar/hints.hpp"
-#include "interpreter/interpreter.hpp"
 #include "interpreter/repl/repl_terminal.hpp"
+#include "interpreter/session.hpp"
 #include "runtime/print.hpp"
 
 namespace humus::repl {
@@ -130,7 +130,7 @@ class Repl {
   template <typename F>
   void busy(F&& f, bool interruptible = true) {
     if (interruptible)
-      term_.set_busy(true, &interrupt_runtime, &interp_->runtime());
+      term_.set_busy(true, &interrupt_runtime, &session_->runtime());
     else
       term_.set_busy(true);
     f();
@@ -139,7 +139,7 @@ class Repl {
   static void interrupt_runtime(void* runtime) { static_cast<rt::Runtime*>(runtime)->interrupt_events(); }
 
   void reset() {
-    interp_.reset();
+    session_.reset();
     rt::RuntimeOptions o = base_;
     o.devices.standard_input = false;  // the prompt reads standard input
     o.devices.denied = "the REPL reads standard input itself";
@@ -152,10 +152,13 @@ class Repl {
       else
         err(s);
     };
-    interp_ = std::make_unique<interp::Interpreter>(std::move(o));
-    interp_->set_sandbox(sandbox_);
-    if (prelude_) interp_->load_prelude();  // reports its own errors
-    interp_->start();
+    interp::Session::Options so;
+    so.runtime = std::move(o);
+    so.prelude = prelude_;
+    so.sandbox = sandbox_;
+    session_ = std::make_unique<interp::Session>(std::move(so));
+    session_->open();  // reports its own errors
+    session_->start();
   }
 
   // Parses and compiles `text`, holding back the diagnostics of incomplete input.
@@ -163,11 +166,12 @@ class Repl {
     auto source = std::make_shared<ast::Source>(ast::Source{std::move(name), std::move(text)});
     captured_.clear();
     capturing_ = true;
-    interp::Interpreter::Outcome outcome;
-    bool inc = false;
-    interp::CompiledUnit* unit = interp_->load(source, &outcome, &inc);
     // A name defined nowhere yet: a warning, as a later entry may define it.
-    if (unit) interp_->check_names(*unit, false);
+    interp::Session::Entry entry;
+    entry.names = interp::Session::Names::Warnings;
+    interp::Session::Compiled c = session_->compile(source, entry, true);
+    interp::CompiledUnit* unit = c.unit;
+    const bool inc = c.incomplete;
     capturing_ = false;
     if (incomplete) *incomplete = inc;
     if (!unit && inc && incomplete) return nullptr;
@@ -184,8 +188,8 @@ class Repl {
                        : word == "quit" || word == "exit" ? "type :quit (or Ctrl-D) to leave\n"
                                                           : nullptr;
     if (!hint) return false;
-    auto slot = interp_->runtime().globals().find(word);
-    if (slot && !interp_->runtime().globals().get(*slot).empty()) return false;
+    auto slot = session_->runtime().globals().find(word);
+    if (slot && !session_->runtime().globals().get(*slot).empty()) return false;
     input_.clear();
     out(hint);
     return true;
@@ -199,17 +203,19 @@ class Repl {
     ++entries_;
     input_.clear();
     if (!unit) return;
-    interp_->run(*unit, [this](const rt::Value& v) {
+    interp::Session::Entry entry;
+    entry.on_value = [this](const rt::Value& v) {
       std::string s = rt::to_string(v);
       s += '\n';
       out(s);
-    });
+    };
+    session_->run(*unit, entry);
   }
 
   void interrupt(bool had_input) {
     input_.clear();
     if (had_input) return;
-    rt::RuntimeStats s = interp_->runtime().stats();
+    rt::RuntimeStats s = session_->runtime().stats();
     if (s.queued == 0) {
       out("(Ctrl-D or :quit leaves)\n");
       return;
@@ -217,8 +223,8 @@ class Repl {
     busy([&] {
       // An event that never ends (an actor in an endless loop) fails at its
       // next safe point, undone; then the queue is dropped.
-      interp_->runtime().interrupt_events();
-      uint64_t dropped = interp_->runtime().drain();
+      session_->runtime().interrupt_events();
+      uint64_t dropped = session_->runtime().drain();
       out("interrupted: dropped " + std::to_string(dropped) + " message" + (dropped == 1 ? "" : "s") + "\n");
     });
   }
@@ -241,8 +247,8 @@ class Repl {
     } else if (cmd == ":stats") {
       // The session's own actors, apart from the built-in ones: those are
       // made with the runtime and never freed, and only some have numbers.
-      const rt::RuntimeStats s = interp_->runtime().stats();
-      const auto& builtins = interp_->runtime().builtin_actor_names();
+      const rt::RuntimeStats s = session_->runtime().stats();
+      const auto& builtins = session_->runtime().builtin_actor_names();
       // Their names in parentheses, the lines kept within 80 columns.
       std::string names = "built-in actors:    " + std::to_string(s.builtin_actors) + " (";
       size_t line_start = 0;
@@ -268,14 +274,14 @@ class Repl {
       out(o.str());
     } else if (cmd == ":trace") {
       if (arg == "on" || arg == "off") {
-        interp_->runtime().set_trace(arg == "on");
+        session_->runtime().set_trace(arg == "on");
         out(std::string("trace ") + arg + "\n");
       } else {
         err("usage: :trace on|off\n");
       }
     } else if (cmd == ":globals") {
       std::string o;
-      for (const auto& [name, value] : interp_->runtime().globals().bound()) {
+      for (const auto& [name, value] : session_->runtime().globals().bound()) {
         if (rt::Globals::is_internal(name)) continue;
         std::string v = rt::to_string(value);
         if (v.size() > 60) v = v.substr(0, 60) + "...";
@@ -298,16 +304,18 @@ class Repl {
     ast::SourcePtr source = interp::read_source_file(path, error);
     if (!source) return err("humus: " + error + "\n");
     interp::CompiledUnit* unit = load(source->name, source->text, nullptr);
-    if (unit) interp_->run(*unit);
+    if (unit) session_->run(*unit, interp::Session::Entry{});
   }
 
   // The expression goes in a pair, so a block is shown rather than run.
   void type_of(const std::string& expr) {
     interp::CompiledUnit* unit = load("<type>", "((" + expr + "\n), 0)", nullptr);
     if (!unit) return;
-    interp_->run(*unit, [this](const rt::Value& v) {
+    interp::Session::Entry entry;
+    entry.on_value = [this](const rt::Value& v) {
       if (v.is_pair()) out(std::string(kind_of(rt::head(v))) + "\n");
-    });
+    };
+    session_->run(*unit, entry);
   }
 
   std::vector<std::string> complete(std::string_view before, size_t& start) {
@@ -328,7 +336,7 @@ class Repl {
         names.emplace_back(c);
     } else {
       for (const std::string& k : parse::keyword_names()) names.push_back(k);
-      for (const auto& g : interp_->runtime().globals().bound())
+      for (const auto& g : session_->runtime().globals().bound())
         if (!rt::Globals::is_internal(g.first)) names.push_back(g.first);
     }
     std::vector<std::string> out;
@@ -343,7 +351,7 @@ class Repl {
   bool prelude_;
   bool sandbox_;
   Terminal term_;
-  std::unique_ptr<interp::Interpreter> interp_;
+  std::unique_ptr<interp::Session> session_;
   std::thread::id repl_thread_;
   bool capturing_ = false;
   std::string captured_;

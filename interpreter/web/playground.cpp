@@ -17,7 +17,7 @@
 #include <memory>
 #include <string>
 
-#include "interpreter/interpreter.hpp"
+#include "interpreter/session.hpp"
 #include "interpreter/trace/diagram.hpp"
 #include "runtime/stack_guard.hpp"
 
@@ -29,7 +29,7 @@ EM_JS(int, js_stop_requested, (), { return self.humusStopRequested() ? 1 : 0; })
 
 namespace {
 
-using humus::interp::Interpreter;
+using humus::interp::Session;
 
 // The stack emscripten gives the module (-sTOTAL_STACK in interpreter/web/CMakeLists.txt).
 constexpr std::size_t kStack = std::size_t(16) << 20;
@@ -38,22 +38,34 @@ enum Status { kRunning = -2, kDone = -1 };
 constexpr int64_t kMaxWaitMs = (int64_t(1) << 31) - 1;  // setTimeout's longest delay
 enum Outcome { kOk = 0, kRuntimeError = 1, kCompileError = 2, kInterrupted = 3 };
 
-struct Session {
-  explicit Session(const std::string& name) : diagram(name) {}
+// One run of the page: its session and what the page asks of it.
+struct Run {
+  explicit Run(const std::string& name) : diagram(name) {}
   humus::trace::Diagram diagram;
-  std::unique_ptr<Interpreter> interp;
+  std::unique_ptr<Session> session;
   int outcome = kOk;
-  bool noted = false;  // the unhandled-messages note is written
+  Session::Outcome last = Session::Outcome::Ok;  // of the top-level statements
+  bool noted = false;                            // the unhandled-messages note is written
   std::string svg;
 };
-Session* g_session = nullptr;
+Run* g_run = nullptr;
 
-void finish(Session& s) {
-  humus::rt::Runtime& rt = s.interp->runtime();
-  if (rt.limit_reached() == humus::rt::LimitKind::Interrupted)
-    s.outcome = kInterrupted;
-  else if (s.outcome == kOk && rt.had_error())
-    s.outcome = kRuntimeError;
+void finish(Run& s, Session::Outcome last) {
+  switch (s.session->ending(last)) {
+    case Session::Ending::Ok:
+      s.outcome = kOk;
+      break;
+    case Session::Ending::Rejected:
+      s.outcome = kCompileError;
+      break;
+    case Session::Ending::Interrupted:
+      s.outcome = kInterrupted;
+      break;
+    case Session::Ending::Failed:
+    case Session::Ending::Stopped:
+      s.outcome = kRuntimeError;
+      break;
+  }
 }
 
 }  // namespace
@@ -71,10 +83,11 @@ EMSCRIPTEN_KEEPALIVE int humus_start(const char* code, int length, const char* n
     humus::rt::stack_guard_init(kStack);
     guarded = true;
   }
-  delete g_session;
-  g_session = new Session(name);
-  Session& s = *g_session;
-  humus::rt::RuntimeOptions o;
+  delete g_run;
+  g_run = new Run(name);
+  Run& s = *g_run;
+  Session::Options so;
+  humus::rt::RuntimeOptions& o = so.runtime;
   o.threads = 0;
   o.seed = 1;
   o.out = [](std::string_view t) { js_out(t.data(), int(t.size())); };
@@ -85,21 +98,16 @@ EMSCRIPTEN_KEEPALIVE int humus_start(const char* code, int length, const char* n
   o.devices.standard_input = false;
   o.devices.files = false;
   o.devices.denied = "a web page has none";
-  s.interp = std::make_unique<Interpreter>(o);
-  s.interp->set_sandbox(true);  // a page has no files of its own: IMPORT takes the standard library
-  if (s.interp->load_prelude() != Interpreter::Outcome::Ok) return s.outcome = kCompileError;
+  so.sandbox = true;  // a page has no files of its own: IMPORT takes the standard library
+  s.session = std::make_unique<Session>(std::move(so));
+  if (s.session->open() != Session::Outcome::Ok) return s.outcome = kCompileError;
   auto source = std::make_shared<humus::ast::Source>(humus::ast::Source{name, std::string(code, std::size_t(length))});
-  Interpreter::Outcome outcome;
-  humus::interp::CompiledUnit* unit = s.interp->load(source, &outcome);
   // A name defined nowhere stops the program before anything runs, as in the command.
-  if (!unit || !s.interp->check_names(*unit, true)) return s.outcome = kCompileError;
-  Interpreter::Outcome ran = s.interp->run(*unit);
-  if (ran == Interpreter::Outcome::SyntaxError || ran == Interpreter::Outcome::CompileError)
-    s.outcome = kCompileError;  // in an IMPORTed module
-  else if (ran == Interpreter::Outcome::RuntimeError)
-    s.outcome = kRuntimeError;
-  s.interp->start();
-  finish(s);
+  s.last = s.session->enter(source, Session::Entry{});
+  if (s.last == Session::Outcome::SyntaxError || s.last == Session::Outcome::CompileError)
+    return s.outcome = kCompileError;  // in the program or an IMPORTed module
+  s.session->start();
+  finish(s, s.last);
   return s.outcome;
 }
 
@@ -107,14 +115,14 @@ EMSCRIPTEN_KEEPALIVE int humus_start(const char* code, int length, const char* n
 // kDone (the run is over: see humus_outcome), or the milliseconds to wait
 // for the next timer.
 EMSCRIPTEN_KEEPALIVE int humus_step(int budget_ms) {
-  if (!g_session || g_session->outcome == kCompileError) return kDone;
-  Session& s = *g_session;
-  humus::rt::Runtime::Slice slice = s.interp->runtime().run_for(std::chrono::milliseconds(budget_ms));
-  finish(s);
+  if (!g_run || g_run->outcome == kCompileError) return kDone;
+  Run& s = *g_run;
+  humus::rt::Runtime::Slice slice = s.session->runtime().run_for(std::chrono::milliseconds(budget_ms));
+  finish(s, s.last);
   if (slice.more) return kRunning;
   if (slice.wait_ms < 0) {  // the run is over: say so if messages were dropped, as the command does
     if (!s.noted) {
-      const std::string note = s.interp->unhandled_note() + s.interp->checks_note();
+      const std::string note = s.session->notes();
       js_err(note.data(), int(note.size()));
       s.noted = true;
     }
@@ -126,16 +134,16 @@ EMSCRIPTEN_KEEPALIVE int humus_step(int budget_ms) {
 
 // Stop: the queued messages and timers are dropped.
 EMSCRIPTEN_KEEPALIVE void humus_stop() {
-  if (g_session && g_session->interp) g_session->interp->runtime().interrupt();
+  if (g_run && g_run->session) g_run->session->runtime().interrupt();
 }
 
-EMSCRIPTEN_KEEPALIVE int humus_outcome() { return g_session ? g_session->outcome : kOk; }
+EMSCRIPTEN_KEEPALIVE int humus_outcome() { return g_run ? g_run->outcome : kOk; }
 
 // The run's sequence diagram so far, as SVG (valid until the next call).
 EMSCRIPTEN_KEEPALIVE const char* humus_diagram() {
-  if (!g_session) return "";
-  g_session->svg = g_session->diagram.svg();
-  return g_session->svg.c_str();
+  if (!g_run) return "";
+  g_run->svg = g_run->diagram.svg();
+  return g_run->svg.c_str();
 }
 
 EMSCRIPTEN_KEEPALIVE const char* humus_version() { return HUMUS_VERSION; }

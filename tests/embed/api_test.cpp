@@ -233,6 +233,17 @@ TEST_CASE("load_file runs a script; its errors name the file") {
   humus::Result r = h.rt.load_file(bad);
   CHECK(r.status == humus::Result::Status::SyntaxError);
   CHECK(r.diagnostics.at(0).file == bad);
+  // A name defined nowhere: an error before anything runs, worded as the
+  // humus command words it (one session for both).
+  std::string misspelt = (dir / "misspelt.hum").string();
+  std::ofstream(misspelt) << "SEND #first TO println\nSEND 2 TO printn\n";
+  humus::Result names = h.rt.load_file(misspelt);
+  CHECK(names.status == humus::Result::Status::CompileError);
+  REQUIRE(names.diagnostics.size() == 1);
+  CHECK(names.diagnostics[0].to_string() ==
+        misspelt + ":2:11: error: 'printn' is not defined; did you mean 'print' or 'println'?");
+  h.rt.run_until_idle();
+  CHECK(h.output() == "#loaded, 42\n#loaded, 42\n");  // the first line did not run
   std::filesystem::remove_all(dir);
 }
 
