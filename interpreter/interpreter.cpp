@@ -18,12 +18,14 @@
 #include "interpreter/engine/vm.hpp"
 #include "interpreter/modules.hpp"
 #include "interpreter/read_source.hpp"
+#include "runtime/cluster/cluster.hpp"
 #include "runtime/memory_meter.hpp"
 
 namespace humus::interp {
 
-Interpreter::Interpreter(rt::RuntimeOptions options)
+Interpreter::Interpreter(rt::RuntimeOptions options, const rt::ClusterOptions& cluster)
     : runtime_(std::make_unique<rt::Runtime>(std::move(options))), top_(*runtime_) {
+  runtime_->install(std::make_unique<rt::cluster::Cluster>(*runtime_, cluster));
   runtime_->set_source_viewer([table = sources_](const rt::SourceLoc& loc) -> std::optional<rt::SourceView> {
     ast::SourcePtr source;
     {

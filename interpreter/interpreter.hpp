@@ -20,13 +20,18 @@
 #include "grammar/ast.hpp"
 #include "interpreter/engine/program.hpp"
 #include "interpreter/modules.hpp"
+#include "runtime/cluster/cluster_options.hpp"
 #include "runtime/runtime.hpp"
 
 namespace humus::interp {
 
 class Interpreter {
  public:
-  explicit Interpreter(rt::RuntimeOptions options);
+  // Runs with the cluster of `cluster` installed as the runtime's
+  // distribution layer: joined when cluster.url is set (throws
+  // rt::ClusterError when it cannot), else this process alone, with the
+  // global `cluster` and topics in memory.
+  explicit Interpreter(rt::RuntimeOptions options, const rt::ClusterOptions& cluster = {});
   ~Interpreter();
   Interpreter(const Interpreter&) = delete;
   Interpreter& operator=(const Interpreter&) = delete;

@@ -4,7 +4,7 @@
 
 namespace humus::interp {
 
-Session::Session(Options options) : options_(std::move(options)), interp_(options_.runtime) {
+Session::Session(Options options) : options_(std::move(options)), interp_(options_.runtime, options_.cluster) {
   interp_.set_sandbox(options_.sandbox);
   for (const auto& kind : options_.silenced) interp_.silence_warnings(kind);
   if (options_.diagnostics) interp_.set_diagnostic_handler(options_.diagnostics);

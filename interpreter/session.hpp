@@ -23,6 +23,7 @@ class Session {
 
   struct Options {
     rt::RuntimeOptions runtime;
+    rt::ClusterOptions cluster;         // where `cluster` reaches other nodes; none: this process only
     bool prelude = true;                // open() imports stdlib/prelude.hum
     bool sandbox = false;               // IMPORT takes standard-library modules only (--sandbox)
     std::vector<std::string> silenced;  // compile warnings of these kinds are not reported (--no-warn)

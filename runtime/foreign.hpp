@@ -55,14 +55,39 @@ class ForeignCode : public FunctionCode {
   bool run_behavior(const Closure& self, const Value& msg, Context& cx) const override;
 };
 
+// What the distribution layer counts: messages and topic values across processes.
+struct DistributionStats {
+  uint64_t sent = 0;          // messages to actors on other nodes
+  uint64_t received = 0;      // messages from other nodes delivered here
+  uint64_t dropped = 0;       // messages to actors of nodes that are down
+  uint64_t rejected = 0;      // bad input from the wire (truncated, malformed, unknown actor)
+  uint64_t lost = 0;          // committed messages never acknowledged by their node, topic values not stored
+                              // (docs/distribution.md)
+  uint64_t appended = 0;      // values appended to topics
+  uint64_t delivered = 0;     // deliveries from topics
+  uint64_t redelivered = 0;   // deliveries that failed and will come back
+  uint64_t dead_letters = 0;  // inputs moved to NAME.dead
+  uint64_t packets = 0;  // messages of the transport that carried `sent` (a turn's messages to one node share them)
+};
+
 // Per-context state of the distribution layer (an outbox); made on first use.
 struct ContextState {
   virtual ~ContextState() = default;
 };
 
+// The distribution layer as the runtime sees it. The host installs one
+// (Runtime::install; the interpreter installs runtime/cluster/'s), so that
+// the core names no type of it and needs none: a runtime without one runs
+// in this process alone.
 class Distribution {
  public:
   virtual ~Distribution() = default;
+  // Stops its threads and forgets every actor, before the runtime's
+  // dispatcher goes (they send into it). Idempotent.
+  virtual void stop() = 0;
+  // Leaves the other processes (`SEND #leave TO cluster`, a signal, a host).
+  virtual void leave() = 0;
+  virtual DistributionStats stats() const = 0;
   // Commit, first step: takes the sends to foreign actors out of cx.fx and
   // prepares them. Throws EventError, with nothing changed, when one cannot
   // be sent (the event then fails as a whole).

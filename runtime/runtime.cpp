@@ -5,7 +5,6 @@
 #include <vector>
 
 #include "runtime/builtins/functions.hpp"
-#include "runtime/cluster/cluster.hpp"
 #include "runtime/code.hpp"
 #include "runtime/integer.hpp"
 #include "runtime/print.hpp"
@@ -50,23 +49,18 @@ Runtime::Runtime(RuntimeOptions options)
     monitor_ = std::make_unique<LimitMonitor>(
         options_.limits, [this](LimitKind k) { stop_for_limit(k); }, [this] { return limit_reached(); },
         [this] { return dispatcher_.idle_now() ? LimitMonitor::kIdle : dispatcher_.progress(); });
-  // Joins the cluster (options_.cluster.url), or stays on its own; defines
-  // the global `cluster`. Throws ClusterError when it cannot connect.
-  cluster_ = std::make_unique<cluster::Cluster>(*this, options_.cluster);
   if (options_.cycle_check) next_cycle_check_.store(heap_.live() + options_.cycle_check, std::memory_order_relaxed);
 }
 
 Runtime::~Runtime() {
   stop();
-  cluster_.reset();  // before the dispatcher: it holds actors and messages
+  distribution_.reset();  // before the dispatcher: it holds actors and messages
 }
-
-void Runtime::leave_cluster() { cluster_->leave(); }
 
 void Runtime::stop() {
   stop_collector();  // it pauses the workers: it must not be at it while they go
   // The cluster's threads send into the dispatcher: they stop first.
-  if (cluster_) cluster_->stop();
+  if (distribution_) distribution_->stop();
   if (monitor_) monitor_->stop();
   {
     std::lock_guard lock(stop_mutex_);
@@ -191,7 +185,7 @@ void Runtime::safe_point(Context& cx, uint32_t calls, const SourceLoc& loc) {
   if (limit_hit_.load(std::memory_order_relaxed) != 0) runtime_error(loc, "stopped: " + limit_message());
   // A long event holds its worker: what earlier turns queued for other
   // processes leaves meanwhile.
-  if (cluster_) cluster_->send_queued();
+  if (distribution_) distribution_->send_queued();
   cx.steps += calls;
   if (const uint64_t max = options_.limits.max_steps; max && cx.steps > max) [[unlikely]]
     runtime_error(loc, "this event made more than " + std::to_string(max) + " calls (--max-steps); it is undone");
@@ -287,25 +281,25 @@ void Runtime::commit(Context& cx) {
 // through the cluster: staged first (the event may still fail there),
 // released once everything else took effect.
 void Runtime::commit_distributed(Context& cx) {
-  cluster_->stage(cx);
+  distribution_->stage(cx);
   apply(cx);
-  cluster_->release(cx);
+  distribution_->release(cx);
   // Outside any actor's turn (top level, hosts) nobody sends later.
   if (!cx.self && cx.must_flush) {
-    cluster_->flush(cx);
-    cluster_->send_queued();
+    distribution_->flush(cx);
+    distribution_->send_queued();
   }
 }
 
 void Runtime::end_turn(Context& cx) {
-  stop_if_out_of_memory([&] { cluster_->flush(cx); });
+  stop_if_out_of_memory([&] { distribution_->flush(cx); });
 }
 void Runtime::send_queued() {
-  stop_if_out_of_memory([&] { cluster_->send_queued(); });
+  if (distribution_) stop_if_out_of_memory([&] { distribution_->send_queued(); });
 }
 
 void Runtime::settle_failed_delivery(Context& cx) {
-  if (cx.delivery) cluster_->abandon(cx);
+  if (cx.delivery) distribution_->abandon(cx);
   cx.delivery = nullptr;
 }
 
@@ -512,7 +506,7 @@ RuntimeStats Runtime::stats() const {
   s.checks_failed = checks_failed_.load(std::memory_order_relaxed);
   s.actors = next_actor_id_.load(std::memory_order_relaxed) - 1;
   s.queued = d.queued;
-  s.cluster = cluster_->stats();
+  if (distribution_) s.distribution = distribution_->stats();
   s.cycles = cycle_stats();
   s.live_actors = heap_.live();
   s.builtin_actors = builtin_names_.size();

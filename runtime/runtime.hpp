@@ -23,12 +23,12 @@
 #include "runtime/actor.hpp"
 #include "runtime/actor_heap.hpp"
 #include "runtime/builtins/devices.hpp"
-#include "runtime/cluster/cluster_options.hpp"
 #include "runtime/code.hpp"
 #include "runtime/context.hpp"
 #include "runtime/cycle_collector.hpp"
 #include "runtime/dispatcher.hpp"
 #include "runtime/errors.hpp"
+#include "runtime/foreign.hpp"
 #include "runtime/globals.hpp"
 #include "runtime/limits.hpp"
 #include "runtime/memory_meter.hpp"
@@ -37,10 +37,6 @@
 #include "runtime/trace.hpp"
 
 namespace humus::rt {
-
-namespace cluster {
-class Cluster;
-}
 
 using TextSink = std::function<void(std::string_view)>;
 
@@ -56,9 +52,8 @@ struct RuntimeOptions {
   // and every value the language quietly ignores (a non-function applied, a
   // statement's non-block value), each with its source location.
   bool warn_unhandled = false;
-  Limits limits;           // resource limits (runtime/limits.hpp); none by default
-  PrintLimit shown;        // how much of a value diagnostics and traces show (print.hpp)
-  ClusterOptions cluster;  // where `cluster` reaches other nodes; none: this process only
+  Limits limits;     // resource limits (runtime/limits.hpp); none by default
+  PrintLimit shown;  // how much of a value diagnostics and traces show (print.hpp)
   // --sandbox: the devices stdin, files and clock answer (#error, reason)
   // (runtime/builtins/devices.hpp); `devices` leaves out single ones.
   bool sandbox = false;
@@ -109,11 +104,11 @@ struct RuntimeStats {
   // the built-in testing_pass, failures THROWn as (#FAIL, ...).
   uint64_t checks_passed = 0;
   uint64_t checks_failed = 0;
-  uint64_t actors = 0;      // actors created, with the built-in ones that have a number (println@1, timer, random)
-  uint64_t queued = 0;      // messages queued or running, and pending timers
-  ClusterStats cluster;     // messages and topics across processes
-  CycleStats cycles;        // the cycle collector's work
-  int64_t live_actors = 0;  // actors of this runtime not freed yet, with every built-in one
+  uint64_t actors = 0;  // actors created, with the built-in ones that have a number (println@1, timer, random)
+  uint64_t queued = 0;  // messages queued or running, and pending timers
+  DistributionStats distribution;  // messages and topics across processes (when a distribution layer is installed)
+  CycleStats cycles;               // the cycle collector's work
+  int64_t live_actors = 0;         // actors of this runtime not freed yet, with every built-in one
   // The runtime's own actors (println, timer, random, print, testing_pass,
   // cluster): made before any program runs, never freed. `builtin_numbered`
   // of them count in `actors`, all of them in `live_actors`.
@@ -310,9 +305,16 @@ class Runtime final : public EventRunner {
   void send_chain(Actor* target, Message* first, Message* last, uint64_t count) {
     dispatcher_.enqueue_chain(target, first, last, count);
   }
-  // Asks the cluster to leave, as `SEND #leave TO cluster` does (a signal, a host).
-  void leave_cluster();
-  cluster::Cluster& cluster() { return *cluster_; }
+  // The distribution layer (runtime/foreign.hpp), installed by the host
+  // once, before anything runs; stopped first and destroyed before the
+  // dispatcher, since it sends into it from its threads.
+  void install(std::unique_ptr<Distribution> distribution) { distribution_ = std::move(distribution); }
+  Distribution* distribution() { return distribution_.get(); }
+  // Asks the other processes to be left, as `SEND #leave TO cluster` does (a
+  // signal, a host); nothing without a distribution layer.
+  void leave_cluster() {
+    if (distribution_) distribution_->leave();
+  }
   // A built-in actor did not take `message`: counted and, when asked for, reported.
   void unhandled(Context& cx, const Value& message) {
     Context::bump(cx.unhandled);
@@ -411,9 +413,9 @@ class Runtime final : public EventRunner {
   uint64_t cycle_growth_ = 1;  // under collect_turn_: the next look waits for live * this more actors
   CycleStats cycle_stats_;     // under cycles_mutex_
   std::thread collector_;
-  // The `cluster` actor's world: other nodes, names, topics (runtime/cluster/).
+  // Other processes: nodes, names, topics (installed by the host; runtime/cluster/).
   // Made last and stopped first: it sends into the dispatcher from its threads.
-  std::unique_ptr<cluster::Cluster> cluster_;
+  std::unique_ptr<Distribution> distribution_;
 };
 
 }  // namespace humus::rt

@@ -128,7 +128,6 @@ humus::rt::RuntimeOptions runtime_options(const Options& o) {
   ro.shown = o.shown;
   ro.out = humus::cli::write_stdout;
   ro.err = humus::cli::write_stderr;
-  ro.cluster = o.cluster;
   ro.cycle_check = o.cycle_check;
   ro.sandbox = o.sandbox;
   // The process ends with the runtime: what only cycles hold is left to the
@@ -158,7 +157,7 @@ void print_stats(const humus::rt::RuntimeStats& s, bool cluster) {
                  "pauses %.3f ms in all, %.3f ms the longest; %llu put off for a busy event\n",
                  (unsigned long long)y.collections, (unsigned long long)y.actors_collected, (long long)s.live_actors,
                  double(y.pause_us_total) / 1000, double(y.pause_us_max) / 1000, (unsigned long long)y.gave_up);
-  const humus::rt::ClusterStats& c = s.cluster;
+  const humus::rt::DistributionStats& c = s.distribution;
   if (cluster || c.appended || c.delivered)
     std::fprintf(stderr,
                  "humus: stats: cluster: %llu sent (in %llu NATS messages), %llu received, %llu dropped (node down), "
@@ -340,15 +339,16 @@ int run(const Options& o, humus::ast::SourcePtr source) {
   tracing.diagram_path = o.diagram;
   if (!tracing.setup(o, source->name, ro)) return kExitUsage;
   int status = kExitOk;
-  SignalLeave signals(!ro.cluster.url.empty() && !o.check && !o.dump_code);
+  SignalLeave signals(!o.cluster.url.empty() && !o.check && !o.dump_code);
   // A node runs until it leaves: what it prints should not wait for its end.
-  if (!ro.cluster.url.empty()) std::setvbuf(stdout, nullptr, _IOLBF, 0);
+  if (!o.cluster.url.empty()) std::setvbuf(stdout, nullptr, _IOLBF, 0);
   // Top-level statements run on a thread with the workers' deep stack, so
   // recursion depth is the same everywhere (see stack_guard.hpp).
   humus::rt::run_on_big_stack([&] {
     using humus::interp::Session;
     Session::Options so;
     so.runtime = ro;
+    so.cluster = o.cluster;
     so.prelude = !o.no_prelude;
     so.sandbox = o.sandbox;
     so.silenced = o.no_warn;
@@ -421,7 +421,7 @@ int run(const Options& o, humus::ast::SourcePtr source) {
     auto stats = session.runtime().stats();
     spdlog::info("{} events, {} unhandled messages, {} errors, {} actors, on {} worker threads", stats.events,
                  stats.unhandled, stats.errors, stats.actors, session.runtime().threads());
-    if (o.stats) print_stats(stats, !ro.cluster.url.empty());
+    if (o.stats) print_stats(stats, !o.cluster.url.empty());
     // Dropped messages are silent by default: say that there were some. A
     // test written with the `testing` module ends with its tally.
     humus::cli::write_stderr(session.notes(!o.warn_unhandled && o.trace.empty()));

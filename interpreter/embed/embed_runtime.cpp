@@ -202,11 +202,12 @@ struct __attribute__((visibility("hidden"))) Runtime::Impl {
     ro.limits.max_memory = options.limits.max_memory;
     ro.limits.timeout = options.limits.timeout_seconds;
     const Options::Cluster& c = options.cluster;
-    ro.cluster = {c.url,           c.node,           c.name,           c.user,        c.password,
-                  c.token,         c.tls_ca,         c.tls_cert,       c.tls_key,     c.heartbeat_ms,
-                  c.down_after_ms, c.retry_delay_ms, c.max_deliveries, c.ack_wait_ms, c.topic_replicas};
+    rt::ClusterOptions cluster{c.url,           c.node,           c.name,           c.user,        c.password,
+                               c.token,         c.tls_ca,         c.tls_cert,       c.tls_key,     c.heartbeat_ms,
+                               c.down_after_ms, c.retry_delay_ms, c.max_deliveries, c.ack_wait_ms, c.topic_replicas};
     interp::Session::Options so;
     so.runtime = std::move(ro);
+    so.cluster = std::move(cluster);
     so.prelude = options.prelude;
     so.sandbox = options.sandbox;
     so.diagnostics = [this](const interp::Interpreter::Diagnostic& d) {
@@ -585,15 +586,15 @@ RuntimeStats Runtime::stats() const {
   auto life = impl_->enter();
   rt::RuntimeStats s = impl_->session->runtime().stats();
   RuntimeStats out{s.events, s.unhandled, s.errors, s.actors, s.queued};
-  out.remote_sent = s.cluster.sent;
-  out.remote_received = s.cluster.received;
-  out.remote_dropped = s.cluster.dropped;
-  out.remote_lost = s.cluster.lost;
-  out.wire_rejected = s.cluster.rejected;
-  out.topic_appended = s.cluster.appended;
-  out.topic_delivered = s.cluster.delivered;
-  out.topic_redelivered = s.cluster.redelivered;
-  out.dead_letters = s.cluster.dead_letters;
+  out.remote_sent = s.distribution.sent;
+  out.remote_received = s.distribution.received;
+  out.remote_dropped = s.distribution.dropped;
+  out.remote_lost = s.distribution.lost;
+  out.wire_rejected = s.distribution.rejected;
+  out.topic_appended = s.distribution.appended;
+  out.topic_delivered = s.distribution.delivered;
+  out.topic_redelivered = s.distribution.redelivered;
+  out.dead_letters = s.distribution.dead_letters;
   out.live_actors = s.live_actors;
   out.collections = s.cycles.collections;
   out.actors_collected = s.cycles.actors_collected;

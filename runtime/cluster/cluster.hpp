@@ -57,10 +57,10 @@ class Cluster final : public Distribution {
 
   // Stops the threads and the connection and forgets every actor; for the
   // runtime's stop. Idempotent.
-  void stop();
+  void stop() override;
   // Leaves the cluster: says goodbye and stops keeping the program alive.
-  void leave();
-  ClusterStats stats() const { return counters_.snapshot(); }
+  void leave() override;
+  ClusterStats stats() const override { return counters_.snapshot(); }
   bool joined() const { return link_ != nullptr; }
   const std::string& node_name() const { return members_->self()->name; }
 

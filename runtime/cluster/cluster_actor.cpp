@@ -31,7 +31,7 @@ bool is(const Value& v, uint32_t symbol) { return v.is_symbol() && v.symbol_id()
 // Handles one request; false if the message is not one.
 bool request(const Value& msg, Context& cx) {
   static const Symbols sym;
-  Cluster& c = cx.rt.cluster();
+  Cluster& c = static_cast<Cluster&>(*cx.rt.distribution());  // the cluster made this actor
   if (is(msg, sym.leave)) {
     c.leave();
     return true;

@@ -7,6 +7,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "runtime/foreign.hpp"
+
 namespace humus::rt {
 
 struct ClusterOptions {
@@ -46,18 +48,7 @@ struct ClusterError : std::runtime_error {
 // The URLs of `url` without user names, passwords and tokens, for messages.
 std::string redact_urls(const std::string& url);
 
-struct ClusterStats {
-  uint64_t sent = 0;          // messages to actors on other nodes
-  uint64_t received = 0;      // messages from other nodes delivered here
-  uint64_t dropped = 0;       // messages to actors of nodes that are down
-  uint64_t rejected = 0;      // bad input from the wire (truncated, malformed, unknown actor)
-  uint64_t lost = 0;          // committed messages never acknowledged by their node, topic values not stored
-                              // (docs/distribution.md)
-  uint64_t appended = 0;      // values appended to topics
-  uint64_t delivered = 0;     // deliveries from topics
-  uint64_t redelivered = 0;   // deliveries that failed and will come back
-  uint64_t dead_letters = 0;  // inputs moved to NAME.dead
-  uint64_t packets = 0;       // NATS messages that carried `sent` (turns' messages to one node share them)
-};
+// What a cluster counts (runtime/foreign.hpp).
+using ClusterStats = DistributionStats;
 
 }  // namespace humus::rt
