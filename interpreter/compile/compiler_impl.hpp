@@ -1,5 +1,7 @@
 // The compiler (AST -> register code for the VM, engine/proto.hpp): its
-// class and the types its parts share (a private header).
+// class and the types its parts share, a private header of these files:
+//   compiler.cpp           emitting, and the top-level statement
+//   compile_names.cpp      what a name stands for where it is used
 //
 // Registers. A frame's registers are handed out like a stack: the names of
 // a scope (parameters, pattern variables, a block's LET/DEF/CREATE names)
