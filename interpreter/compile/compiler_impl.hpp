@@ -3,6 +3,7 @@
 //   compiler.cpp           emitting, and the top-level statement
 //   compile_names.cpp      what a name stands for where it is used
 //   compile_warnings.cpp   warnings: rebinding, arity, a statement that does nothing
+//   compile_exprs.cpp      constants and expressions
 //
 // Registers. A frame's registers are handed out like a stack: the names of
 // a scope (parameters, pattern variables, a block's LET/DEF/CREATE names)
