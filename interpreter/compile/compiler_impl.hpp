@@ -4,6 +4,7 @@
 //   compile_names.cpp      what a name stands for where it is used
 //   compile_warnings.cpp   warnings: rebinding, arity, a statement that does nothing
 //   compile_exprs.cpp      constants and expressions
+//   compile_patterns.cpp   patterns and equations
 //
 // Registers. A frame's registers are handed out like a stack: the names of
 // a scope (parameters, pattern variables, a block's LET/DEF/CREATE names)
