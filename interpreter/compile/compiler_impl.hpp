@@ -5,6 +5,7 @@
 //   compile_warnings.cpp   warnings: rebinding, arity, a statement that does nothing
 //   compile_exprs.cpp      constants and expressions
 //   compile_patterns.cpp   patterns and equations
+//   compile_calls.cpp      calls
 //
 // Registers. A frame's registers are handed out like a stack: the names of
 // a scope (parameters, pattern variables, a block's LET/DEF/CREATE names)
