@@ -7,6 +7,7 @@
 //   compile_patterns.cpp   patterns and equations
 //   compile_calls.cpp      calls
 //   compile_control.cpp    IF, CASE, LET ... IN, tails, statements and blocks
+//   compile_closures.cpp   functions, closures and block values
 //
 // Registers. A frame's registers are handed out like a stack: the names of
 // a scope (parameters, pattern variables, a block's LET/DEF/CREATE names)
