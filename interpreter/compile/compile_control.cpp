@@ -7,6 +7,61 @@
 
 namespace humus::interp::codegen {
 
+// LET eq IN body, for expr, tail and stmt_expr alike: body() compiles the
+// body in the scope of eq's names.
+void Compiler::let_in(Fn& fn, const ast::Expr& e, const Arm& body) {
+  ScopeGuard scope(fn);
+  Labels fails;
+  Binders b;
+  equation(fn, *e.equation, fails, b);
+  publish(fn, b);
+  let_fail(fn, fails, e.loc);
+  body(*e.body);
+}
+
+// A LET's equation that does not hold stops the run (LETFAIL); one that
+// holds jumps over that.
+void Compiler::let_fail(Fn& fn, const Labels& fails, ast::Loc l) {
+  if (fails.empty()) return;
+  Labels done{emit(fn, Op::JMP, l)};
+  patch(fn, fails, here(fn));
+  emit(fn, Op::LETFAIL, l);
+  patch(fn, done, here(fn));
+}
+
+// IF or CASE, for expr, tail and stmt_expr alike: body() compiles a branch's
+// body or an IF's ELSE, none() what follows when no branch is taken. `join`:
+// code follows, so each branch (but an ELSE) ends with a jump to it. `last`:
+// see case_of.
+void Compiler::branches(Fn& fn, const ast::Expr& e, const Arm& body, const std::function<void()>& none, bool join,
+                        bool last) {
+  Labels end;
+  auto arm = [&](const ast::Expr& x) {
+    body(x);
+    if (join) end.push_back(emit(fn, Op::JMP, x.loc));
+  };
+  if (e.kind == ast::ExprKind::Case) {
+    case_of(fn, e, arm, none, last);
+    patch(fn, end, here(fn));
+    return;
+  }
+  for (const auto& br : e.branches) {
+    ScopeGuard scope(fn);
+    Labels fails;
+    Binders b;
+    warn_rebinding(fn, br.condition);
+    equation(fn, br.condition, fails, b);
+    publish(fn, b);
+    arm(*br.body);
+    patch(fn, fails, here(fn));
+  }
+  if (e.body)
+    body(*e.body);
+  else
+    none();
+  patch(fn, end, here(fn));
+}
+
 // CASE subject OF alternatives END: each alternative's pattern is matched
 // in turn (arm() compiles a body; none() what follows when nothing
 // matched). When it starts with three or more tuple patterns tagged by a
@@ -15,8 +70,7 @@ namespace humus::interp::codegen {
 // with that tag, past all the others (which could not match).
 // `last`: nothing runs after the CASE (it is a tail), so an alternative
 // that no longer needs the subject may take its pair apart (consumable).
-void Compiler::case_of(Fn& fn, const ast::Expr& e, const std::function<void(const ast::Expr&)>& arm,
-                       const std::function<void()>& none, bool last) {
+void Compiler::case_of(Fn& fn, const ast::Expr& e, const Arm& arm, const std::function<void()>& none, bool last) {
   ScopeGuard outer(fn);
   Operand subj = operand(fn, *e.body);
   const auto& alts = e.alternatives;
@@ -170,41 +224,13 @@ void Compiler::finish(Fn& fn, Mode mode, ast::Loc l) {
 // The last word of a function body, in each mode (proto.hpp): the code ends here.
 void Compiler::tail(Fn& fn, const ast::Expr& e, Mode mode) {
   switch (e.kind) {
-    case ast::ExprKind::LetIn: {
-      ScopeGuard scope(fn);
-      Labels fails;
-      Binders b;
-      equation(fn, *e.equation, fails, b);
-      publish(fn, b);
-      Labels done;
-      if (!fails.empty()) {
-        done.push_back(emit(fn, Op::JMP, e.loc));
-        patch(fn, fails, here(fn));
-        emit(fn, Op::LETFAIL, e.loc);
-      }
-      patch(fn, done, here(fn));
-      tail(fn, *e.body, mode);
+    case ast::ExprKind::LetIn:
+      let_in(fn, e, [&](const ast::Expr& body) { tail(fn, body, mode); });
       return;
-    }
     case ast::ExprKind::If:
-      for (const auto& br : e.branches) {
-        ScopeGuard scope(fn);
-        Labels fails;
-        Binders b;
-        warn_rebinding(fn, br.condition);
-        equation(fn, br.condition, fails, b);
-        publish(fn, b);
-        tail(fn, *br.body, mode);
-        patch(fn, fails, here(fn));
-      }
-      if (e.body)
-        tail(fn, *e.body, mode);
-      else
-        finish(fn, mode, e.loc);
-      return;
     case ast::ExprKind::Case:
-      case_of(
-          fn, e, [&](const ast::Expr& body) { tail(fn, body, mode); }, [&] { finish(fn, mode, e.loc); }, true);
+      branches(
+          fn, e, [&](const ast::Expr& body) { tail(fn, body, mode); }, [&] { finish(fn, mode, e.loc); }, false, true);
       return;
     case ast::ExprKind::Call:
       if (mode == Mode::Behavior) break;  // a behavior's result is a value to check
@@ -252,63 +278,26 @@ bool Compiler::stmt_expr(Fn& fn, const ast::Expr& e, bool is_tail, bool lone) {
       block_body(fn, e.stmts, is_tail, e.loc);
       return is_tail;
     }
-    case ast::ExprKind::LetIn: {
-      ScopeGuard scope(fn);
-      Labels fails;
-      Binders b;
-      equation(fn, *e.equation, fails, b);
-      publish(fn, b);
-      Labels done;
-      if (!fails.empty()) {
-        done.push_back(emit(fn, Op::JMP, e.loc));
-        patch(fn, fails, here(fn));
-        emit(fn, Op::LETFAIL, e.loc);
-      }
-      patch(fn, done, here(fn));
-      return stmt_expr(fn, *e.body, is_tail);
-    }
-    case ast::ExprKind::If: {
-      Labels end;
-      for (const auto& br : e.branches) {
-        ScopeGuard scope(fn);
-        Labels fails;
-        Binders b;
-        warn_rebinding(fn, br.condition);
-        equation(fn, br.condition, fails, b);
-        publish(fn, b);
-        stmt_expr(fn, *br.body, is_tail);
-        if (!is_tail) end.push_back(emit(fn, Op::JMP, br.body->loc));
-        patch(fn, fails, here(fn));
-      }
-      if (e.body) {
-        stmt_expr(fn, *e.body, is_tail);
-      } else {
-        // No branch taken: when the IF is all its block does, the block
-        // (an arm's, a behavior's) did nothing with its message.
-        if (lone) emit(fn, Op::NOMATCH, e.loc, 0, 0, 0, 1);
-        if (is_tail) emit(fn, Op::END, e.loc);
-      }
-      patch(fn, end, here(fn));
+    case ast::ExprKind::LetIn:
+      let_in(fn, e, [&](const ast::Expr& body) { stmt_expr(fn, body, is_tail); });
       return is_tail;
-    }
-    case ast::ExprKind::Case: {
-      Labels end;
-      case_of(
-          fn, e,
-          [&](const ast::Expr& body) {
-            stmt_expr(fn, body, is_tail);
-            if (!is_tail) end.push_back(emit(fn, Op::JMP, body.loc));
-          },
+    case ast::ExprKind::If:
+    case ast::ExprKind::Case:
+      branches(
+          fn, e, [&](const ast::Expr& body) { stmt_expr(fn, body, is_tail); },
           [&] {
-            // No arm matched: the value a program dispatches on was not one
-            // it handles (docs/language.md, "Handled messages").
-            emit(fn, Op::NOMATCH, e.loc);
+            // No CASE arm matched: the value a program dispatches on was
+            // not one it handles (docs/language.md, "Handled messages").
+            // No IF branch taken: when the IF is all its block does, the
+            // block (an arm's, a behavior's) did nothing with its message.
+            if (e.kind == ast::ExprKind::Case)
+              emit(fn, Op::NOMATCH, e.loc);
+            else if (lone)
+              emit(fn, Op::NOMATCH, e.loc, 0, 0, 0, 1);
             if (is_tail) emit(fn, Op::END, e.loc);
           },
-          is_tail);
-      patch(fn, end, here(fn));
+          !is_tail, is_tail);
       return is_tail;
-    }
     case ast::ExprKind::Call:
       call(fn, e, is_tail ? CallAs::StmtTail : CallAs::Stmt, 0, 0);
       return is_tail;
@@ -371,12 +360,7 @@ void Compiler::block_body(Fn& fn, const std::vector<ast::StmtPtr>& stmts, bool i
     Binders b;
     b.preset = &scope.regs;
     equation(fn, *first.equation, fails, b);
-    if (!fails.empty()) {
-      Labels done{emit(fn, Op::JMP, first.loc)};
-      patch(fn, fails, here(fn));
-      emit(fn, Op::LETFAIL, first.loc);
-      patch(fn, done, here(fn));
-    }
+    let_fail(fn, fails, first.loc);
   }
 
   bool ended = false;

@@ -140,54 +140,15 @@ void Compiler::expr(Fn& fn, const ast::Expr& e, uint32_t dst) {
       emit(fn, Op::NEW, e.loc, dst, b.reg);
       return;
     }
-    case ast::ExprKind::LetIn: {
-      ScopeGuard scope(fn);
-      Labels fails;
-      Binders b;
-      equation(fn, *e.equation, fails, b);
-      publish(fn, b);
-      Labels done;
-      if (!fails.empty()) {
-        done.push_back(emit(fn, Op::JMP, e.loc));
-        patch(fn, fails, here(fn));
-        emit(fn, Op::LETFAIL, e.loc);
-      }
-      patch(fn, done, here(fn));
-      expr(fn, *e.body, dst);
+    case ast::ExprKind::LetIn:
+      let_in(fn, e, [&](const ast::Expr& body) { expr(fn, body, dst); });
       return;
-    }
-    case ast::ExprKind::If: {
-      Labels end;
-      for (const auto& br : e.branches) {
-        ScopeGuard scope(fn);
-        Labels fails;
-        Binders b;
-        warn_rebinding(fn, br.condition);
-        equation(fn, br.condition, fails, b);
-        publish(fn, b);
-        expr(fn, *br.body, dst);
-        end.push_back(emit(fn, Op::JMP, br.body->loc));
-        patch(fn, fails, here(fn));
-      }
-      if (e.body)
-        expr(fn, *e.body, dst);
-      else
-        emit(fn, Op::LOADK, e.loc, dst, constant_index(fn, Value::undefined()));
-      patch(fn, end, here(fn));
+    case ast::ExprKind::If:
+    case ast::ExprKind::Case:
+      branches(
+          fn, e, [&](const ast::Expr& body) { expr(fn, body, dst); },
+          [&] { emit(fn, Op::LOADK, e.loc, dst, constant_index(fn, Value::undefined())); }, true);
       return;
-    }
-    case ast::ExprKind::Case: {
-      Labels end;
-      case_of(
-          fn, e,
-          [&](const ast::Expr& body) {
-            expr(fn, body, dst);
-            end.push_back(emit(fn, Op::JMP, body.loc));
-          },
-          [&] { emit(fn, Op::LOADK, e.loc, dst, constant_index(fn, Value::undefined())); });
-      patch(fn, end, here(fn));
-      return;
-    }
   }
   error(e.loc, "internal error: unknown expression");
 }

@@ -114,12 +114,7 @@ std::unique_ptr<TopStmt> Compiler::top(const ast::Stmt& s) {
       Labels fails;
       Binders b;
       equation(fn, eq, fails, b);
-      if (!fails.empty()) {
-        Labels done{emit(fn, Op::JMP, s.loc)};
-        patch(fn, fails, here(fn));
-        emit(fn, Op::LETFAIL, s.loc);
-        patch(fn, done, here(fn));
-      }
+      let_fail(fn, fails, s.loc);
       for (const auto& [name, reg] : b.bound) emit(fn, Op::SETGLOBAL, s.loc, reg, global_def(fn, name));
       emit(fn, Op::END, s.loc);
       break;

@@ -304,9 +304,13 @@ class Compiler {
                        uint8_t* in_place = nullptr);
   bool builtin_call(Fn& fn, const ast::Expr& e, uint32_t dst);
 
-  // ---- CASE
-  void case_of(Fn& fn, const ast::Expr& e, const std::function<void(const ast::Expr&)>& arm,
-               const std::function<void()>& none, bool last = false);
+  // ---- IF, CASE and LET ... IN
+  using Arm = std::function<void(const ast::Expr&)>;
+  void let_in(Fn& fn, const ast::Expr& e, const Arm& body);
+  void let_fail(Fn& fn, const Labels& fails, ast::Loc l);
+  void branches(Fn& fn, const ast::Expr& e, const Arm& body, const std::function<void()>& none, bool join,
+                bool last = false);
+  void case_of(Fn& fn, const ast::Expr& e, const Arm& arm, const std::function<void()>& none, bool last = false);
   bool consumable(Fn& fn, const ast::CaseAlt& a, const ast::Expr& subject);
   void match_consumed(Fn& fn, const ast::Pattern& p, uint32_t src, Labels& fails, Binders& b);
 
