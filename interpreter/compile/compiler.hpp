@@ -1,4 +1,5 @@
-// The compiler: AST -> compiled nodes, with scope resolution.
+// The compiler: AST -> register code for the VM (engine/proto.hpp), with
+// scope resolution.
 //
 // Every variable is resolved here to a frame slot, a captured value of the
 // running closure, the running function itself (recursion), a sibling in a
