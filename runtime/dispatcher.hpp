@@ -1,6 +1,6 @@
 // The dispatcher: a fixed pool of worker threads that runs any number of
-// actors' message-events (the Akka / Erlang / GoAkt pattern, see
-// shared/seeds/goakt-dispatcher-design.txt).
+// actors' message-events (the pattern of Akka's dispatchers, Erlang's
+// schedulers and GoAkt's).
 //
 // Scheduling state. Each actor has one atomic state: Idle, Scheduled or
 // Running. A send makes an actor runnable only if it wins Idle -> Scheduled

@@ -42,8 +42,7 @@ constexpr DeviceDoc kDocs[] = {
 
 // An actor whose behavior is `code`, flagged as the console if asked.
 Value device(Runtime& rt, const NativeBehaviorCode& code, bool numbered, bool console) {
-  Value a =
-      numbered ? rt.builtin_actor(code) : rt.system_actor(code);
+  Value a = numbered ? rt.builtin_actor(code) : rt.system_actor(code);
   // Before any program sees it: Effects::send reads the flag unsynchronised.
   if (console) a.object()->flags.fetch_or(Object::kConsole, std::memory_order_relaxed);
   return a;

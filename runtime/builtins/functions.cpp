@@ -63,40 +63,33 @@ Value greater(const Value& a, const Value& b) {
   return compare_with(a, b, [](int c) { return Value::boolean(c > 0); });
 }
 
-#define ONE(name, f, doc) \
-  BuiltinFunction { name, f, nullptr, doc }
-#define TWO(name, f, doc) \
-  BuiltinFunction { name, on_pair<f>, f, doc }
-
 // Section 9's table, in its order.
 constexpr BuiltinFunction kCore[] = {
-    TWO("eq", eq,
-        "`eq(a, b)`: `TRUE` when a and b are equal (structurally; actors and functions by identity), else `FALSE`"),
-    ONE("not", not_, "`not(b)`: the negation of `TRUE` or `FALSE`, else `?`"),
-    TWO("and", and_, "`and(a, b)`: `TRUE` when both are `TRUE`; `?` unless both are booleans"),
-    TWO("or", or_, "`or(a, b)`: `TRUE` when either is `TRUE`; `?` unless both are booleans"),
-    ONE("is_boolean", is_boolean, "`is_boolean(v)`: `TRUE` when v is `TRUE` or `FALSE`"),
-    ONE("is_number", is_number, "`is_number(v)`: `TRUE` when v is an integer"),
-    ONE("is_symbol", is_symbol, "`is_symbol(v)`: `TRUE` when v is a symbol such as `#ok`"),
-    ONE("is_function", is_function, "`is_function(v)`: `TRUE` when v is a function (a closure or a built-in)"),
-    ONE("is_actor", is_actor, "`is_actor(v)`: `TRUE` when v is an actor"),
-    ONE("is_pair", is_pair, "`is_pair(v)`: `TRUE` when v is a pair (a non-empty string is one)"),
-    ONE("neg", neg, "`neg(n)`: minus n"),
-    TWO("add", add, "`add(a, b)`: a + b, for integers of any size"),
-    TWO("sub", sub, "`sub(a, b)`: a - b"),
-    TWO("mul", mul, "`mul(a, b)`: a * b"),
-    TWO("div", div, "`div(a, b)`: Euclidean quotient of a by b; `?` when b is 0"),
-    TWO("mod", mod, "`mod(a, b)`: Euclidean remainder of a by b, never negative; `?` when b is 0"),
-    TWO("compare", compare,
-        "`compare(a, b)`: -1, 0 or 1 as a comes before, equals or comes after b in the order of all values "
-        "(numbers, then symbols by name, then lists and strings element by element; docs/language.md)"),
-    TWO("less", less, "`less(a, b)`: `TRUE` when a < b (integers)"),
-    TWO("less_equal", less_equal, "`less_equal(a, b)`: `TRUE` when a <= b (integers)"),
-    TWO("greater_equal", greater_equal, "`greater_equal(a, b)`: `TRUE` when a >= b (integers)"),
-    TWO("greater", greater, "`greater(a, b)`: `TRUE` when a > b (integers)"),
+    two<eq>("eq",
+            "`eq(a, b)`: `TRUE` when a and b are equal (structurally; actors and functions by identity), else `FALSE`"),
+    one("not", not_, "`not(b)`: the negation of `TRUE` or `FALSE`, else `?`"),
+    two<and_>("and", "`and(a, b)`: `TRUE` when both are `TRUE`; `?` unless both are booleans"),
+    two<or_>("or", "`or(a, b)`: `TRUE` when either is `TRUE`; `?` unless both are booleans"),
+    one("is_boolean", is_boolean, "`is_boolean(v)`: `TRUE` when v is `TRUE` or `FALSE`"),
+    one("is_number", is_number, "`is_number(v)`: `TRUE` when v is an integer"),
+    one("is_symbol", is_symbol, "`is_symbol(v)`: `TRUE` when v is a symbol such as `#ok`"),
+    one("is_function", is_function, "`is_function(v)`: `TRUE` when v is a function (a closure or a built-in)"),
+    one("is_actor", is_actor, "`is_actor(v)`: `TRUE` when v is an actor"),
+    one("is_pair", is_pair, "`is_pair(v)`: `TRUE` when v is a pair (a non-empty string is one)"),
+    one("neg", neg, "`neg(n)`: minus n"),
+    two<add>("add", "`add(a, b)`: a + b, for integers of any size"),
+    two<sub>("sub", "`sub(a, b)`: a - b"),
+    two<mul>("mul", "`mul(a, b)`: a * b"),
+    two<div>("div", "`div(a, b)`: Euclidean quotient of a by b; `?` when b is 0"),
+    two<mod>("mod", "`mod(a, b)`: Euclidean remainder of a by b, never negative; `?` when b is 0"),
+    two<compare>("compare",
+                 "`compare(a, b)`: -1, 0 or 1 as a comes before, equals or comes after b in the order of all values "
+                 "(numbers, then symbols by name, then lists and strings element by element; docs/language.md)"),
+    two<less>("less", "`less(a, b)`: `TRUE` when a < b (integers)"),
+    two<less_equal>("less_equal", "`less_equal(a, b)`: `TRUE` when a <= b (integers)"),
+    two<greater_equal>("greater_equal", "`greater_equal(a, b)`: `TRUE` when a >= b (integers)"),
+    two<greater>("greater", "`greater(a, b)`: `TRUE` when a > b (integers)"),
 };
-#undef ONE
-#undef TWO
 static_assert(std::size(kCore) == kCoreBuiltins);
 
 const std::vector<BuiltinFunction>& all_functions() {

@@ -47,4 +47,12 @@ Value on_pair(const Value& arg) {
   return apply_to_pair(F, arg);
 }
 
+// A table's entries: a function of one argument, and one of two (called
+// directly with both at a two-argument call site, else on a pair).
+constexpr BuiltinFunction one(const char* name, Native::Fn1 f, const char* doc) { return {name, f, nullptr, doc}; }
+template <Native::Fn2 F>
+constexpr BuiltinFunction two(const char* name, const char* doc) {
+  return {name, on_pair<F>, F, doc};
+}
+
 }  // namespace humus::rt

@@ -143,25 +143,18 @@ Value sum(const Value& xs) {
   return c.rest().is_nil() ? acc : Value::undefined();
 }
 
-#define ONE(name, f, doc) \
-  BuiltinFunction { name, f, nullptr, doc }
-#define TWO(name, f, doc) \
-  BuiltinFunction { name, on_pair<f>, f, doc }
-
 // Bound by stdlib/prelude.hum under the names without native_ (docs/stdlib/prelude.md).
 constexpr BuiltinFunction kLists[] = {
-    ONE("native_length", length, "`native_length(xs)`: see `length` (stdlib/prelude.hum)"),
-    ONE("native_reverse", reverse, "`native_reverse(xs)`: see `reverse` (stdlib/prelude.hum)"),
-    TWO("native_append", append, "`native_append(xs, ys)`: see `append` (stdlib/prelude.hum)"),
-    TWO("native_member", member, "`native_member(x, xs)`: see `member` (stdlib/prelude.hum)"),
-    ONE("native_last", last, "`native_last(xs)`: see `last` (stdlib/prelude.hum)"),
-    TWO("native_nth", nth, "`native_nth(xs, i)`: see `nth` (stdlib/prelude.hum)"),
-    TWO("native_take", take, "`native_take(n, xs)`: see `take` (stdlib/prelude.hum)"),
-    TWO("native_drop", drop, "`native_drop(n, xs)`: see `drop` (stdlib/prelude.hum)"),
-    ONE("native_sum", sum, "`native_sum(xs)`: see `sum` (stdlib/prelude.hum)"),
+    one("native_length", length, "`native_length(xs)`: see `length` (stdlib/prelude.hum)"),
+    one("native_reverse", reverse, "`native_reverse(xs)`: see `reverse` (stdlib/prelude.hum)"),
+    two<append>("native_append", "`native_append(xs, ys)`: see `append` (stdlib/prelude.hum)"),
+    two<member>("native_member", "`native_member(x, xs)`: see `member` (stdlib/prelude.hum)"),
+    one("native_last", last, "`native_last(xs)`: see `last` (stdlib/prelude.hum)"),
+    two<nth>("native_nth", "`native_nth(xs, i)`: see `nth` (stdlib/prelude.hum)"),
+    two<take>("native_take", "`native_take(n, xs)`: see `take` (stdlib/prelude.hum)"),
+    two<drop>("native_drop", "`native_drop(n, xs)`: see `drop` (stdlib/prelude.hum)"),
+    one("native_sum", sum, "`native_sum(xs)`: see `sum` (stdlib/prelude.hum)"),
 };
-#undef ONE
-#undef TWO
 
 }  // namespace
 

@@ -130,24 +130,17 @@ Value map_keys(const Value& m) {
   return list;
 }
 
-#define ONE(name, f, doc) \
-  BuiltinFunction { name, f, nullptr, doc }
-#define TWO(name, f, doc) \
-  BuiltinFunction { name, on_pair<f>, f, doc }
-
 // Bound under their own names by stdlib/map.hum (docs/stdlib/map.md), which
 // says what each does; the native_ names are hidden from suggestions.
 constexpr BuiltinFunction kMap[] = {
-    TWO("native_map_get", map_get, "`native_map_get(m, k)`: see `map_get` (stdlib/map.hum)"),
-    TWO("native_map_has", map_has, "`native_map_has(m, k)`: see `map_has` (stdlib/map.hum)"),
-    TWO("native_map_put", map_put, "`native_map_put(m, k, v)`: see `map_put` (stdlib/map.hum)"),
-    TWO("native_map_remove", map_remove, "`native_map_remove(m, k)`: see `map_remove` (stdlib/map.hum)"),
-    ONE("native_map_size", map_size, "`native_map_size(m)`: see `map_size` (stdlib/map.hum)"),
-    ONE("native_map_keys", map_keys, "`native_map_keys(m)`: see `map_keys` (stdlib/map.hum)"),
-    ONE("native_map_items", map_items, "`native_map_items(m)`: see `map_items` (stdlib/map.hum)"),
+    two<map_get>("native_map_get", "`native_map_get(m, k)`: see `map_get` (stdlib/map.hum)"),
+    two<map_has>("native_map_has", "`native_map_has(m, k)`: see `map_has` (stdlib/map.hum)"),
+    two<map_put>("native_map_put", "`native_map_put(m, k, v)`: see `map_put` (stdlib/map.hum)"),
+    two<map_remove>("native_map_remove", "`native_map_remove(m, k)`: see `map_remove` (stdlib/map.hum)"),
+    one("native_map_size", map_size, "`native_map_size(m)`: see `map_size` (stdlib/map.hum)"),
+    one("native_map_keys", map_keys, "`native_map_keys(m)`: see `map_keys` (stdlib/map.hum)"),
+    one("native_map_items", map_items, "`native_map_items(m)`: see `map_items` (stdlib/map.hum)"),
 };
-#undef ONE
-#undef TWO
 
 }  // namespace
 

@@ -193,28 +193,22 @@ Value format(const Value& tmpl, const Value& args) {
   return packed_utf8(out);
 }
 
-#define ONE(name, f, doc) \
-  BuiltinFunction { name, f, nullptr, doc }
-#define TWO(name, f, doc) \
-  BuiltinFunction { name, on_pair<f>, f, doc }
-
 constexpr BuiltinFunction kText[] = {
-    ONE("text", text, "`text(v)`: the string `println` writes for v: `text(42)` is `\"42\"`, `text(#ok)` is `\"#ok\"`"),
-    ONE("number", number, "`number(s)`: the integer a decimal string denotes (`number(\"-42\")` is -42), else `?`"),
-    TWO("split", split,
-        "`split(s, sep)`: the list of the pieces of s between occurrences of sep: `split(\"a,b,,c\", \",\")` is "
-        "`(\"a\", \"b\", \"\", \"c\", NIL)`"),
-    TWO("join", join, "`join(strings, sep)`: one string of a list of strings, sep between them"),
-    ONE("trim", trim, "`trim(s)`: s without the white space at its start and end"),
-    ONE("symbol", symbol, "`symbol(s)`: the symbol named by a string: `symbol(\"ok\")` is `#ok`"),
-    ONE("symbol_name", symbol_name_of, "`symbol_name(#ok)`: the name of a symbol as a string, `\"ok\"`"),
-    TWO("format", format,
+    one("text", text, "`text(v)`: the string `println` writes for v: `text(42)` is `\"42\"`, `text(#ok)` is `\"#ok\"`"),
+    one("number", number, "`number(s)`: the integer a decimal string denotes (`number(\"-42\")` is -42), else `?`"),
+    two<split>("split",
+               "`split(s, sep)`: the list of the pieces of s between occurrences of sep: `split(\"a,b,,c\", \",\")` is "
+               "`(\"a\", \"b\", \"\", \"c\", NIL)`"),
+    two<join>("join", "`join(strings, sep)`: one string of a list of strings, sep between them"),
+    one("trim", trim, "`trim(s)`: s without the white space at its start and end"),
+    one("symbol", symbol, "`symbol(s)`: the symbol named by a string: `symbol(\"ok\")` is `#ok`"),
+    one("symbol_name", symbol_name_of, "`symbol_name(#ok)`: the name of a symbol as a string, `\"ok\"`"),
+    two<format>(
+        "format",
         "`format(template, args)`: the template with `~p` replaced by the next argument as `println` writes it, "
         "`~s` by the next argument (a string) as text, `~~` by `~`: `format(\"~s has ~p\", (\"Ann\", 3))` is "
         "`\"Ann has 3\"`"),
 };
-#undef ONE
-#undef TWO
 
 }  // namespace
 
