@@ -24,6 +24,7 @@ void write_stderr(std::string_view s) {
 
 Runtime::Runtime(RuntimeOptions options)
     : options_(std::move(options)),
+      reporter_(options_.err ? options_.err : TextSink(write_stderr), options_.shown),
       dispatcher_(*this, options_.threads, options_.budget, options_.seed ? *options_.seed : 0),
       timers_(dispatcher_, dispatcher_.has_threads()),
       devices_(*this, options_.devices, options_.sandbox, options_.seed ? *options_.seed : std::random_device{}()),
@@ -415,65 +416,8 @@ int64_t Runtime::now_us() const {
   return std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - start_time_).count();
 }
 
-void Runtime::write_err(std::string_view text) const {
-  std::lock_guard lock(err_mutex_);
-  options_.err(text);
-}
-
-std::string Runtime::location(const SourceLoc& loc) const {
-  uint32_t column = loc.column;
-  if (source_viewer_ && loc.file && loc.line)
-    if (auto view = source_viewer_(loc)) column = view->column;
-  return loc.file_name() + ":" + std::to_string(loc.line) + ":" + std::to_string(column);
-}
-
-void Runtime::report_error(const EventError& e, const Actor* actor, const Value* message) {
-  if (limit_reached() != LimitKind::None) return;  // stopping: the limit is what gets reported
-  errors_.fetch_add(1, std::memory_order_relaxed);
-  if (is_failed_check(e.thrown)) note_failed_check(e, actor);
-  std::optional<SourceView> view;
-  if (source_viewer_ && e.loc.file && e.loc.line) view = source_viewer_(e.loc);
-  std::string text = headline(e.loc, "runtime error");
-  if (actor) text += " in actor " + actor_label(*actor);
-  text += ": " + e.message + "\n";
-  if (view) text += view->window;
-  if (message) text += "  while handling message: " + shown(*message) + "\n";
-  write_err(text);
-}
-
-bool is_failed_check(const Value& thrown) {
-  static const uint32_t fail = intern_symbol("FAIL");
-  return thrown.is_pair() && head(thrown).is_symbol() && head(thrown).symbol_id() == fail;
-}
-
-// Where a check failed, for the tally: the program's line (a failure raised
-// in the library is blamed on the program's call into it), and the actor.
-// A failure of the library's own behaviors (expect_beh...) has no line of
-// the program's: the actor, with its CREATE name, says which check it was.
-void Runtime::note_failed_check(const EventError& e, const Actor* actor) {
-  checks_failed_.fetch_add(1, std::memory_order_relaxed);
-  const Value& rest = tail(e.thrown);
-  FailedCheck f{to_string(rest.is_pair() ? head(rest) : rest, options_.shown), ""};
-  if (e.loc.file && !(e.in_library && actor)) f.where = "at " + location(e.loc);
-  if (actor) f.where += (f.where.empty() ? "in actor " : ", in actor ") + actor_label(*actor);
-  std::lock_guard lock(failed_checks_mutex_);
-  if (failed_checks_.size() < kFailedChecksKept) failed_checks_.push_back(std::move(f));
-}
-
-std::vector<Runtime::FailedCheck> Runtime::failed_checks() const {
-  std::lock_guard lock(failed_checks_mutex_);
-  return failed_checks_;
-}
-
-// What has no place in a program (a built-in actor's failure or message,
-// running out of memory) says so, not "<builtin>:0:0".
-std::string Runtime::headline(const SourceLoc& loc, std::string_view kind) const {
-  return (loc.file || loc.line ? location(loc) : std::string("humus")) + ": " + std::string(kind);
-}
-
 void Runtime::report_warning(const SourceLoc& loc, const std::string& message, bool always) {
-  if (!always && !warnings_on()) return;
-  write_err(headline(loc, "warning") + ": " + message + "\n");
+  if (always || warnings_on()) reporter_.warning(loc, message);
 }
 
 void Runtime::drop_send(const SourceLoc& loc, const Value& target, const Value& message, Context& cx) {
@@ -488,22 +432,14 @@ void Runtime::drop_send(const SourceLoc& loc, const Value& target, const Value& 
         loc, "message dropped: the target " + shown(target) + " is not an actor (message: " + shown(message) + ")");
 }
 
-void Runtime::report_unhandled(const Actor& actor, const Value& message) {
-  if (!options_.warn_unhandled && !text_trace_.load(std::memory_order_relaxed)) return;
-  SourceLoc loc;
-  if (actor.behavior.is(ObjKind::Closure)) loc = actor.behavior.as<Closure>()->code->loc;
-  write_err(headline(loc, "warning") + ": actor " + actor_label(actor) + " did not handle message: " + shown(message) +
-            "\n");
-}
-
 RuntimeStats Runtime::stats() const {
   DispatchStats d = dispatcher_.stats();
   RuntimeStats s;
   s.events = d.events + outside_events_.load(std::memory_order_relaxed);
   s.unhandled = d.unhandled + dropped_outside_.load(std::memory_order_relaxed);
-  s.errors = errors_.load(std::memory_order_relaxed);
-  s.checks_passed = checks_passed_.load(std::memory_order_relaxed);
-  s.checks_failed = checks_failed_.load(std::memory_order_relaxed);
+  s.errors = reporter_.errors();
+  s.checks_passed = reporter_.checks_passed();
+  s.checks_failed = reporter_.checks_failed();
   s.actors = next_actor_id_.load(std::memory_order_relaxed) - 1;
   s.queued = d.queued;
   if (distribution_) s.distribution = distribution_->stats();

@@ -33,12 +33,11 @@
 #include "runtime/limits.hpp"
 #include "runtime/memory_meter.hpp"
 #include "runtime/print.hpp"
+#include "runtime/reporter.hpp"
 #include "runtime/timers.hpp"
 #include "runtime/trace.hpp"
 
 namespace humus::rt {
-
-using TextSink = std::function<void(std::string_view)>;
 
 struct RuntimeOptions {
   unsigned threads = 1;          // worker threads; 0: none, the host calls run_for (the playground)
@@ -85,16 +84,6 @@ struct CycleStats {
   // event, or a host copied values out of a list while it read.
   uint64_t gave_up = 0;
 };
-
-// What diagnostics show of the source at a location: its column in
-// characters (SourceLoc counts bytes) and the source line with a caret
-// under that column ("LINE\n   ^\n"). The runtime keeps no source text:
-// whoever compiled the code (the interpreter) answers, or gives none.
-struct SourceView {
-  uint32_t column = 0;
-  std::string window;
-};
-using SourceViewer = std::function<std::optional<SourceView>(const SourceLoc&)>;
 
 struct RuntimeStats {
   uint64_t events = 0;     // message-events run (committed or failed)
@@ -211,13 +200,8 @@ class Runtime final : public EventRunner {
   uint64_t drain() { return dispatcher_.drain(); }
 
   int64_t now_ms() const;
-  // A value as diagnostics show it: cut short past options().shown.
   // A value as diagnostics show it: bounded, and readable (print.hpp).
-  std::string shown(const Value& v) const {
-    PrintLimit limit = options_.shown;
-    limit.readable = true;
-    return to_string(v, limit);
-  }
+  std::string shown(const Value& v) const { return reporter_.shown(v); }
   int64_t now_us() const;
   void write_out(std::string_view text) const { options_.out(text); }
   // The built-in actors' state (runtime/builtins/devices.hpp).
@@ -230,27 +214,26 @@ class Runtime final : public EventRunner {
   void schedule_timer(int64_t delay_ms, Value target, Value message, uint64_t id) {
     timers_.schedule(delay_ms, std::move(target), std::move(message), 0, id);
   }
-  void write_err(std::string_view text) const;
-
+  // The error stream (runtime/reporter.hpp): what follows forwards to it.
+  Reporter& reporter() { return reporter_; }
+  void write_err(std::string_view text) const { reporter_.write(text); }
   // Set before anything runs; called from any thread (it must be safe so).
-  void set_source_viewer(SourceViewer viewer) { source_viewer_ = std::move(viewer); }
+  void set_source_viewer(SourceViewer viewer) { reporter_.set_source_viewer(std::move(viewer)); }
   // "FILE:LINE:COLUMN", the column in characters when the source is known.
-  std::string location(const SourceLoc& loc) const;
+  std::string location(const SourceLoc& loc) const { return reporter_.location(loc); }
   // "FILE:LINE:COL: KIND", or "humus: KIND" for a place outside any program.
-  std::string headline(const SourceLoc& loc, std::string_view kind) const;
+  std::string headline(const SourceLoc& loc, std::string_view kind) const { return reporter_.headline(loc, kind); }
 
   // Reports a failed event (actor may be null for top-level statements),
-  // with the source line and a caret under the error's column.
-  void report_error(const EventError& e, const Actor* actor, const Value* message);
+  // with the source line and a caret under the error's column; nothing once
+  // a limit stops the run (the limit is what gets reported).
+  void report_error(const EventError& e, const Actor* actor, const Value* message) {
+    if (limit_reached() == LimitKind::None) reporter_.error(e, actor, message);
+  }
   // A passed check of the `testing` module (the built-in testing_pass).
-  void count_passed_check() { checks_passed_.fetch_add(1, std::memory_order_relaxed); }
-  // A failed check of the `testing` module: its label and where it failed
-  // ("t.hum:3:1", "in actor e@4"...), for the tally at the end of the run.
-  struct FailedCheck {
-    std::string label, where;
-  };
-  static constexpr size_t kFailedChecksKept = 20;  // the first ones; the tally counts the rest
-  std::vector<FailedCheck> failed_checks() const;
+  void count_passed_check() { reporter_.count_passed_check(); }
+  // The failed checks of the `testing` module, the first ones, in order.
+  std::vector<FailedCheck> failed_checks() const { return reporter_.failed_checks(); }
   // Whether what the language quietly drops or ignores is reported (-W or
   // the text --trace; a JSON trace or a diagram records it, not stderr).
   bool warnings_on() const { return options_.warn_unhandled || text_trace_.load(std::memory_order_relaxed); }
@@ -259,7 +242,7 @@ class Runtime final : public EventRunner {
   // A message sent to something that is not an actor: dropped, counted as
   // unhandled, and reported with -W.
   void drop_send(const SourceLoc& loc, const Value& target, const Value& message, Context& cx);
-  bool had_error() const { return errors_.load(std::memory_order_relaxed) != 0; }
+  bool had_error() const { return reporter_.errors() != 0; }
   RuntimeStats stats() const;
   unsigned threads() const { return dispatcher_.threads(); }
   // Which resource limit stopped the run, if any (runtime/limits.hpp), and
@@ -324,9 +307,10 @@ class Runtime final : public EventRunner {
  private:
   void define_builtins();
   void write_console(Context& cx);
-  void report_unhandled(const Actor& actor, const Value& message);
+  void report_unhandled(const Actor& actor, const Value& message) {
+    if (options_.warn_unhandled || text_trace_.load(std::memory_order_relaxed)) reporter_.unhandled(actor, message);
+  }
   void note_no_match(const Actor& actor, const Value& message, Context& cx);
-  void note_failed_check(const EventError& e, const Actor* actor);
   void settle_failed_delivery(Context& cx);
   void apply(Context& cx);
   [[gnu::noinline]] void commit_distributed(Context& cx);
@@ -361,6 +345,7 @@ class Runtime final : public EventRunner {
   void fire_traced(uint64_t id, Value target, Value message);
 
   RuntimeOptions options_;
+  Reporter reporter_;
   ActorHeap heap_;                  // first made, last gone: everything below may hold actors
   CycleCollector cycle_collector_;  // its tables, kept between collections
   Globals globals_;
@@ -375,20 +360,13 @@ class Runtime final : public EventRunner {
   Devices devices_;  // the built-in actors' state: stopped before the dispatcher
   std::chrono::steady_clock::time_point start_time_;
   std::atomic<uint64_t> next_actor_id_{1};
-  std::atomic<uint64_t> errors_{0};
   std::vector<std::string> builtin_names_;  // written only while the runtime is made
   uint64_t builtin_numbered_ = 0;
-  mutable std::mutex failed_checks_mutex_;
-  std::vector<FailedCheck> failed_checks_;  // the first kFailedChecksKept, in the order reported
-  std::atomic<uint64_t> checks_passed_{0};
-  std::atomic<uint64_t> checks_failed_{0};
   std::atomic<uint64_t> dropped_outside_{0};  // unhandled outside any worker's event (top level, hosts)
   std::atomic<uint64_t> outside_events_{0};   // the console's events run by top-level statements and hosts
   std::atomic<bool> trace_{false};            // any trace: run_event takes the traced path
   std::atomic<bool> text_trace_{false};       // options_.trace, switchable while running
   std::unique_ptr<Tracer> tracer_;            // when options_.tracer is set
-  mutable std::mutex err_mutex_;
-  SourceViewer source_viewer_;
   // Limits: UINT64_MAX when not set, so the checks are one compare.
   uint64_t max_events_ = UINT64_MAX;
   IntegerLimit integer_limit_;                // what integer arithmetic may make in this runtime's code
