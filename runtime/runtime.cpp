@@ -25,6 +25,7 @@ void write_stderr(std::string_view s) {
 Runtime::Runtime(RuntimeOptions options)
     : options_(std::move(options)),
       reporter_(options_.err ? options_.err : TextSink(write_stderr), options_.shown),
+      collector_(heap_, dispatcher_, options_.cycle_check),
       dispatcher_(*this, options_.threads, options_.budget, options_.seed ? *options_.seed : 0),
       timers_(dispatcher_, dispatcher_.has_threads()),
       devices_(*this, options_.devices, options_.sandbox, options_.seed ? *options_.seed : std::random_device{}()),
@@ -50,7 +51,16 @@ Runtime::Runtime(RuntimeOptions options)
     monitor_ = std::make_unique<LimitMonitor>(
         options_.limits, [this](LimitKind k) { stop_for_limit(k); }, [this] { return limit_reached(); },
         [this] { return dispatcher_.idle_now() ? LimitMonitor::kIdle : dispatcher_.progress(); });
-  if (options_.cycle_check) next_cycle_check_.store(heap_.live() + options_.cycle_check, std::memory_order_relaxed);
+  collector_.arm();  // the first look: cycle_check actors past the built-in ones
+}
+
+void Runtime::final_collection() {
+  // Nothing runs any more: the threads are joined, the dispatcher and the
+  // timers are gone with their messages. What only cycles hold, and what
+  // only the globals' pinned values held, goes now; the pinned objects
+  // themselves (emptied) go with the globals, after this.
+  globals_.clear_pinned();
+  if (options_.final_collection) collector_.collect_final();
 }
 
 Runtime::~Runtime() {
@@ -59,7 +69,7 @@ Runtime::~Runtime() {
 }
 
 void Runtime::stop() {
-  stop_collector();  // it pauses the workers: it must not be at it while they go
+  collector_.stop();  // it pauses the workers: it must not be at it while they go
   // The cluster's threads send into the dispatcher: they stop first.
   if (distribution_) distribution_->stop();
   if (monitor_) monitor_->stop();
@@ -147,7 +157,7 @@ std::unique_ptr<Context> Runtime::make_context() { return std::make_unique<Conte
 
 void Runtime::start() {
   dispatcher_.start();
-  start_collector();
+  collector_.start();
 }
 
 void Runtime::wait_idle() { dispatcher_.wait_idle(); }
@@ -156,7 +166,7 @@ Runtime::Slice Runtime::run_for(std::chrono::milliseconds budget) {
   const auto deadline = std::chrono::steady_clock::now() + budget;
   for (;;) {
     // No collector thread here: a requested look runs between slices, on this thread.
-    if (cycle_check_wanted()) try_collect({});
+    if (collector_.wanted()) collector_.try_collect({});
     // Due timers first, every slice: a program that never stops sending
     // must still get its AFTER messages (as the timer thread gives them).
     bool fired = false;

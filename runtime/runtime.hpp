@@ -24,8 +24,8 @@
 #include "runtime/actor_heap.hpp"
 #include "runtime/builtins/devices.hpp"
 #include "runtime/code.hpp"
+#include "runtime/collector_thread.hpp"
 #include "runtime/context.hpp"
-#include "runtime/cycle_collector.hpp"
 #include "runtime/dispatcher.hpp"
 #include "runtime/errors.hpp"
 #include "runtime/foreign.hpp"
@@ -64,7 +64,7 @@ struct RuntimeOptions {
   // The cycle collector (runtime/cycle_collector.hpp) looks for actors in
   // reference cycles when this many actors are live, then each time their
   // number doubles since the last look (or grows more, after looks that
-  // found little: runtime_cycles.cpp); 0: only when the runtime goes (or
+  // found little: collector_thread.cpp); 0: only when the runtime goes (or
   // collect_cycles() is called).
   uint64_t cycle_check = 10000;
   // When the runtime goes, a last collection frees what only cycles hold.
@@ -72,17 +72,6 @@ struct RuntimeOptions {
   // ends with the runtime (the CLI, outside sanitizer builds), where freeing
   // a million actors one by one costs a tenth of a second for nothing.
   bool final_collection = true;
-};
-
-// What the cycle collector did so far.
-struct CycleStats {
-  uint64_t collections = 0;       // looks at the whole heap of actors
-  uint64_t actors_collected = 0;  // actors freed because only garbage held them
-  uint64_t pause_us_total = 0;    // time workers were held still for it
-  uint64_t pause_us_max = 0;
-  // Times it was put off and tried later: it waited too long for a busy
-  // event, or a host copied values out of a list while it read.
-  uint64_t gave_up = 0;
 };
 
 struct RuntimeStats {
@@ -152,8 +141,8 @@ class Runtime final : public EventRunner {
   // made and given behaviors, so it waits for the scope to end.
   class OutsideScope {
    public:
-    explicit OutsideScope(Runtime& rt);
-    ~OutsideScope();
+    explicit OutsideScope(Runtime& rt) : rt_(rt) { rt_.collector_.enter_outside(); }
+    ~OutsideScope() { rt_.collector_.leave_outside(); }
     OutsideScope(const OutsideScope&) = delete;
     OutsideScope& operator=(const OutsideScope&) = delete;
 
@@ -165,8 +154,8 @@ class Runtime final : public EventRunner {
   // events to end (they keep running meanwhile) and for outside code, a
   // minute at most. From any thread but a worker's or an OutsideScope's.
   // Returns the totals.
-  CycleStats collect_cycles();
-  CycleStats cycle_stats() const;
+  CycleStats collect_cycles() { return collector_.collect_now(); }
+  CycleStats cycle_stats() const { return collector_.stats(); }
 
   void start();  // starts dispatching (messages queue up until then)
   // Stops the workers and the timer thread; queued messages are dropped.
@@ -326,18 +315,7 @@ class Runtime final : public EventRunner {
     memory::CapScope capped(&limit_hit_);
     return beh->code->run_behavior(*beh, message, cx);
   }
-  // The cycle collector's thread and trigger (runtime_cycles.cpp).
-  void note_actor_made() {
-    if (uint64_t(heap_.live()) >= next_cycle_check_.load(std::memory_order_relaxed)) [[unlikely]]
-      request_cycle_check();
-  }
-  void request_cycle_check();
-  bool cycle_check_wanted();  // requested and not done yet (for run_for, which has no collector thread)
-  void start_collector();
-  void stop_collector();
-  void collector_main();
-  // One collection, if it can pause the workers within `limit` (one at a time: collect_turn_).
-  bool try_collect(std::chrono::nanoseconds limit);
+  void note_actor_made() { collector_.note_actor_made(); }
   void final_collection();  // when the runtime goes: nothing runs any more
   // The traced paths (runtime_trace.cpp).
   void run_event_traced(Actor& actor, Value& message, Context& cx);
@@ -346,8 +324,8 @@ class Runtime final : public EventRunner {
 
   RuntimeOptions options_;
   Reporter reporter_;
-  ActorHeap heap_;                  // first made, last gone: everything below may hold actors
-  CycleCollector cycle_collector_;  // its tables, kept between collections
+  ActorHeap heap_;             // first made, last gone: everything below may hold actors
+  CollectorThread collector_;  // the cycle collector: its tables, trigger and thread
   Globals globals_;
   // Destroyed between the dispatcher (with the timers) and the globals: the
   // last collection (final_collection).
@@ -377,20 +355,6 @@ class Runtime final : public EventRunner {
   std::atomic<bool> interrupted_{false};
   std::mutex stop_mutex_;  // serialises stopping the timers
   std::unique_ptr<LimitMonitor> monitor_;
-  // The cycle collector (runtime_cycles.cpp).
-  std::atomic<uint64_t> next_cycle_check_{UINT64_MAX};  // live actors that trigger the next look
-  std::atomic<int> outside_running_{0};                 // OutsideScopes open
-  std::atomic<bool> collecting_{false};                 // a collection wants outside code to wait
-  mutable std::mutex cycles_mutex_;                     // guards the fields below but collect_turn_
-  std::condition_variable cycles_cv_;                   // the collector thread waits here for a request
-  std::condition_variable outside_cv_;                  // OutsideScopes wait here while collecting_
-  bool cycle_check_requested_ = false;
-  uint64_t cycle_check_asked_at_ = 0;  // live actors when it was requested
-  bool collector_stopping_ = false;
-  std::mutex collect_turn_;    // one collection at a time (the collector thread, collect_cycles, run_for)
-  uint64_t cycle_growth_ = 1;  // under collect_turn_: the next look waits for live * this more actors
-  CycleStats cycle_stats_;     // under cycles_mutex_
-  std::thread collector_;
   // Other processes: nodes, names, topics (installed by the host; runtime/cluster/).
   // Made last and stopped first: it sends into the dispatcher from its threads.
   std::unique_ptr<Distribution> distribution_;
