@@ -212,13 +212,6 @@ Actor* Dispatcher::steal(Worker& w) {
   return nullptr;
 }
 
-void Dispatcher::deliver(Actor& actor, Value& message, Context& cx) {
-  if (!dropping_.load(std::memory_order_relaxed)) [[likely]]
-    runner_.run_event(actor, message, cx);
-  else
-    dropped_.fetch_add(1, std::memory_order_relaxed);
-}
-
 void Dispatcher::run_turn(Worker& w, Actor* actor) {
 #if HUMUS_CHECKS
   // Checked builds (sanitizers): only the worker that took the actor from a
@@ -231,38 +224,8 @@ void Dispatcher::run_turn(Worker& w, Actor* actor) {
 #else
   actor->state.store(SchedState::Running, std::memory_order_relaxed);
 #endif
-  Context& cx = *w.cx;
-  uint64_t consumed = 0;
-  while (consumed < budget_) {
-    Message* m = actor->mailbox.pop();
-    if (!m) break;
-    if (!m->is_batch()) {
-      deliver(*actor, m->payload, cx);
-      delete m;
-      ++consumed;
-      continue;
-    }
-    // A batch: each message is an event of its own, within the budget; the
-    // rest waits at the front of the mailbox for the next turn.
-    auto* b = static_cast<Batch*>(m);
-    while (b->taken < b->count && consumed < budget_) {
-      Value& item = b->items()[b->taken];
-      deliver(*actor, item, cx);
-      item.~Value();
-      ++b->taken;
-      ++consumed;
-    }
-    if (b->taken < b->count) {
-      actor->mailbox.unpop(b);
-      break;
-    }
-    free_message(b);
-  }
+  const uint64_t consumed = runner_.run_turn(*actor, *w.cx, budget_);
   w.consumed.store(w.consumed.load(std::memory_order_relaxed) + consumed, std::memory_order_relaxed);
-  // Messages to other processes leave now, while the actor is still ours:
-  // its next turn, on any worker, sends after them (order per sender).
-  if (cx.must_flush) [[unlikely]]
-    runner_.end_turn(cx);
   if (!actor->mailbox.empty_for_consumer()) {
     // Budget used up, or a send is half done: to the back of the ring,
     // still ours (senders see Scheduled and leave it be).

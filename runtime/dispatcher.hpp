@@ -45,16 +45,20 @@
 
 namespace humus::rt {
 
-// What the dispatcher calls to run one message-event (the Runtime).
+// What the dispatcher hands actors to (the Runtime): the dispatcher only
+// schedules, and the actor runs its own turn.
 class EventRunner {
  public:
   virtual ~EventRunner() = default;
   virtual std::unique_ptr<Context> make_context() = 0;
-  virtual void run_event(Actor& actor, Value& message, Context& cx) = 0;
-  // After an actor's turn, before another worker may run it, when the
-  // context has messages for other processes (Context::must_flush).
-  virtual void end_turn(Context& cx) = 0;
-  // When a worker finds nothing to run, and every few turns: what end_turn
+  // One turn of `actor`, which this worker holds (Running): at most
+  // `budget` messages of its mailbox, each an event of its own; returns how
+  // many it consumed. Messages queued meanwhile for other processes leave
+  // before it returns, while the actor is still the worker's (order per
+  // sender). While the dispatcher drops what is queued (dropping()), the
+  // turn drops its messages and counts them (count_dropped()).
+  virtual uint64_t run_turn(Actor& actor, Context& cx, uint64_t budget) = 0;
+  // When a worker finds nothing to run, and every few turns: what turns
   // queued for other processes leaves (runtime/cluster/send_queue.hpp).
   virtual void send_queued() = 0;
   // Memory ran out in the dispatcher's or the timers' own work: the run stops.
@@ -106,6 +110,10 @@ class Dispatcher {
   // From now on every queued message is dropped instead of run (a resource
   // limit stopped the run, see runtime/limits.hpp); wait_idle() then returns soon.
   void drop_queued() { dropping_.store(true, std::memory_order_relaxed); }
+  // Whether queued messages are being dropped (a stopped run, drain()), and
+  // one more dropped.
+  bool dropping() const { return dropping_.load(std::memory_order_relaxed); }
+  void count_dropped() { dropped_.fetch_add(1, std::memory_order_relaxed); }
   DispatchStats stats() const;
   // Grows as events start and turns end, dropping or not (the limit
   // monitor's test of an event that does not finish).
@@ -142,8 +150,6 @@ class Dispatcher {
   // EventRunner::send_queued, when the worker is idle or every kTurnsPerSend turns.
   void send_queued(Worker& w);
   static constexpr uint32_t kTurnsPerSend = 32;
-  // Runs one message as an event (or drops it, when stopping for a limit).
-  void deliver(Actor& actor, Value& message, Context& cx);
   void make_ready(Actor* actor);  // after winning Idle -> Scheduled
   void push_local(Worker& w, Actor* actor);
   void push_global(Actor* actor);

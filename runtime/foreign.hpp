@@ -16,10 +16,10 @@
 //   event's commit settles the delivery (acknowledges the input once the
 //   values it sent to topics are stored), its failure abandons it (the
 //   input comes back later).
-// - A context has a Distribution-owned state (its outbox); the dispatcher
-//   calls EventRunner::end_turn when the outbox has something, at the end
-//   of the actor's turn, so messages of one actor are queued in commit
-//   order, and EventRunner::send_queued when a worker is between jobs.
+// - A context has a Distribution-owned state (its outbox); the actor's turn
+//   (Runtime::run_turn) flushes it when it has something, at the end of the
+//   turn, so messages of one actor are queued in commit order; the
+//   dispatcher calls EventRunner::send_queued when a worker is between jobs.
 #pragma once
 
 #include <memory>

@@ -302,9 +302,6 @@ void Runtime::commit_distributed(Context& cx) {
   }
 }
 
-void Runtime::end_turn(Context& cx) {
-  stop_if_out_of_memory([&] { distribution_->flush(cx); });
-}
 void Runtime::send_queued() {
   if (distribution_) stop_if_out_of_memory([&] { distribution_->send_queued(); });
 }
@@ -343,6 +340,48 @@ void Runtime::run_event(Actor& actor, Value& message, Context& cx) {
   cx.no_match = {};
   cx.delivery = nullptr;
   cx.self = nullptr;
+}
+
+// The actor's turn, handed over by the dispatcher (EventRunner::run_turn).
+uint64_t Runtime::run_turn(Actor& actor, Context& cx, uint64_t budget) {
+  uint64_t consumed = 0;
+  while (consumed < budget) {
+    Message* m = actor.mailbox.pop();
+    if (!m) break;
+    if (!m->is_batch()) {
+      deliver(actor, m->payload, cx);
+      delete m;
+      ++consumed;
+      continue;
+    }
+    // A batch: each message is an event of its own, within the budget; the
+    // rest waits at the front of the mailbox for the next turn.
+    auto* b = static_cast<Batch*>(m);
+    while (b->taken < b->count && consumed < budget) {
+      Value& item = b->items()[b->taken];
+      deliver(actor, item, cx);
+      item.~Value();
+      ++b->taken;
+      ++consumed;
+    }
+    if (b->taken < b->count) {
+      actor.mailbox.unpop(b);
+      break;
+    }
+    free_message(b);
+  }
+  // Messages to other processes leave now, while the actor is still ours:
+  // its next turn, on any worker, sends after them (order per sender).
+  if (cx.must_flush) [[unlikely]]
+    stop_if_out_of_memory([&] { distribution_->flush(cx); });
+  return consumed;
+}
+
+inline void Runtime::deliver(Actor& actor, Value& message, Context& cx) {
+  if (!dispatcher_.dropping()) [[likely]]
+    run_event(actor, message, cx);
+  else
+    dispatcher_.count_dropped();
 }
 
 inline void Runtime::run_event_body(Actor& actor, Value& message, Context& cx) {

@@ -264,8 +264,9 @@ class Runtime final : public EventRunner {
 
   // Context for a thread that runs top-level statements or host calls.
   std::unique_ptr<Context> make_context() override;
-  void run_event(Actor& actor, Value& message, Context& cx) override;
-  void end_turn(Context& cx) override;
+  uint64_t run_turn(Actor& actor, Context& cx, uint64_t budget) override;
+  // One message-event: the behavior applied, its effects committed or dropped.
+  void run_event(Actor& actor, Value& message, Context& cx);
   void send_queued() override;
 
   // Outside work that keeps the program from being idle (the cluster while
@@ -305,6 +306,7 @@ class Runtime final : public EventRunner {
   [[gnu::noinline]] void commit_distributed(Context& cx);
   void check_event_limit(uint64_t own_events);
   void run_event_body(Actor& actor, Value& message, Context& cx);
+  void deliver(Actor& actor, Value& message, Context& cx);
   [[noreturn]] void actor_limit_reached();
   Value new_actor_checked(uint64_t id, Value behavior, uint32_t name);
   // Runs the actor's behavior on `message`; false when it did not take it.
