@@ -4,10 +4,11 @@
 #      browser playground: its WebAssembly build, the scripts through it, and
 #      the page in headless Chromium (docs/playground.md);
 #   2. the whole suite again under AddressSanitizer + UndefinedBehaviorSanitizer
-#      (with LeakSanitizer);
+#      (with LeakSanitizer), but for the scripts' second run on four worker
+#      threads (threads4.*), which ThreadSanitizer runs;
 #   3. the unit tests and every script on 4 worker threads under ThreadSanitizer;
 #   4. the libFuzzer targets of tests/fuzz (clang, ASan+UBSan), each for
-#      HUMUS_FUZZ_SECONDS (default 60) seconds: any crash, leak or sanitizer
+#      HUMUS_FUZZ_SECONDS (default 45) seconds: any crash, leak or sanitizer
 #      report fails (docs/reliability.md).
 # HUMUS_QUICK=1 runs only the first.
 set -euo pipefail
@@ -30,7 +31,7 @@ if [ "${HUMUS_QUICK:-0}" != "1" ]; then
   echo "== the suite under AddressSanitizer + UndefinedBehaviorSanitizer"
   HUMUS_WERROR=1 HUMUS_SANITIZE=address HUMUS_BUILD_DIR=build-asan scripts/setup.sh
   ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-    ctest --test-dir build-asan --output-on-failure -j"$jobs"
+    ctest --test-dir build-asan --output-on-failure -j"$jobs" -E '^threads4\.'
 
   echo "== units and threaded scripts under ThreadSanitizer"
   # Only what those tests run: the humus command and the unit programs.
@@ -42,7 +43,7 @@ if [ "${HUMUS_QUICK:-0}" != "1" ]; then
 
   # A fixed seed (HUMUS_FUZZ_SEED) makes CI explore the same inputs each time;
   # longer or differently seeded runs are for finding new bugs, not for gating.
-  echo "== fuzzing: each libFuzzer target for ${HUMUS_FUZZ_SECONDS:-60} s"
+  echo "== fuzzing: each libFuzzer target for ${HUMUS_FUZZ_SECONDS:-45} s"
   fuzz_packages=(clang libclang-rt-14-dev)
   fuzz_missing=()
   for p in "${fuzz_packages[@]}"; do
@@ -72,7 +73,7 @@ if [ "${HUMUS_QUICK:-0}" != "1" ]; then
     [[ "$target" != fuzz_decode ]] && rare=(-entropic_feature_frequency_threshold=0xFE)
     if ! ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
       "build-fuzz/tests/fuzz/$target" -seed="${HUMUS_FUZZ_SEED:-1}" -fork=1 -ignore_timeouts=1 -ignore_ooms=0 -ignore_crashes=0 -timeout=10 "${rare[@]}" \
-      -rss_limit_mb=2048 -max_total_time="${HUMUS_FUZZ_SECONDS:-60}" -artifact_prefix="build-fuzz/$target-" \
+      -rss_limit_mb=2048 -max_total_time="${HUMUS_FUZZ_SECONDS:-45}" -artifact_prefix="build-fuzz/$target-" \
       "build-fuzz/corpus/$target" "$seeds" >"build-fuzz/$target.log" 2>&1; then
       grep -v NEW_FUNC "build-fuzz/$target.log" | tail -60
       echo "fuzzing: $target found a bug: the input is build-fuzz/$target-*; make it a regression test"
