@@ -95,7 +95,7 @@ CompiledUnit* Interpreter::load_capped(ast::SourcePtr source, Outcome* outcome, 
     // over a compile error, as when all was parsed first. (Not for the
     // REPL's input, which may be incomplete and read again with more lines:
     // its statements would be compiled again.)
-    UnitCompiler uc(source, *runtime_, arena_, how.keep_code);
+    UnitCompiler uc(source, runtime_->globals(), arena_, how.keep_code);
     parse::ParseResult parsed = parse::parse_program_each(source, [&](ast::StmtPtr s) {
       if (how.each) (*how.each)(*s);
       if (compile_error) return;
@@ -114,7 +114,7 @@ CompiledUnit* Interpreter::load_capped(ast::SourcePtr source, Outcome* outcome, 
       for (const auto& st : parsed.program->stmts) (*how.each)(*st);
     if (how.mode == ScriptMode::OneBlock) parsed.program = as_one_block(std::move(*parsed.program));
     try {
-      unit = compile_program(*parsed.program, *runtime_, arena_);
+      unit = compile_program(*parsed.program, runtime_->globals(), arena_);
     } catch (const CompileError& e) {
       compile_error = e;
     }

@@ -37,7 +37,7 @@ bool Compiler::builtin_call(Fn& fn, const ast::Expr& e, uint32_t dst) {
     return false;
   auto it = fast_ops().find(e.callee->name);
   if (it == fast_ops().end() || resolve(fn, e.callee->name).kind != Resolved::Kind::Global) return false;
-  Value now = rt_.globals().get(rt_.globals().slot(e.callee->name));
+  Value now = globals_.get(globals_.slot(e.callee->name));
   if (!now.is(rt::ObjKind::Native)) return false;  // bound to something else: an ordinary call
   Op op = it->second;
   const ast::Expr& x = *e.argument->elements[0];

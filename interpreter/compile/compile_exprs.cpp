@@ -13,7 +13,7 @@ namespace humus::interp::codegen {
 // by every event without reference counting, freed with the runtime.
 Value Compiler::constant(const ast::Constant& c) {
   Value v = unpinned_constant(c);
-  rt_.globals().pin(v);
+  globals_.pin(v);
   return v;
 }
 
@@ -85,7 +85,7 @@ void Compiler::tuple(Fn& fn, const ast::Expr& e, uint32_t dst) {
   const size_t n = e.elements.size();
   Value folded;
   if (fold(e, folded)) {
-    rt_.globals().pin(folded);
+    globals_.pin(folded);
     emit(fn, Op::LOADK, e.loc, dst, constant_index(fn, folded));
     return;
   }

@@ -160,7 +160,7 @@ bool Compiler::comparison_test(Fn& fn, const ast::Pattern& side, const ast::Patt
                                                                   {"greater_equal", Op::JNGREATEREQ}};
   auto it = kTests.find(e.callee->name);
   if (it == kTests.end()) return false;
-  Value now = rt_.globals().get(rt_.globals().slot(e.callee->name));
+  Value now = globals_.get(globals_.slot(e.callee->name));
   if (!now.is(rt::ObjKind::Native)) return false;  // bound to something else: an ordinary call
   TempGuard temps(fn);
   Operand a = operand(fn, *e.argument->elements[0]);

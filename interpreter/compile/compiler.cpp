@@ -61,10 +61,10 @@ uint32_t Compiler::global_def(Fn& fn, const std::string& name) {
 }
 
 uint32_t Compiler::global_index(Fn& fn, const std::string& name) {
-  const uint32_t slot = rt_.globals().slot(name);
+  const uint32_t slot = globals_.slot(name);
   if (auto it = fn.global_index.find(slot); it != fn.global_index.end()) return it->second;
   auto i = uint32_t(fn.proto->globals.size());
-  fn.proto->globals.push_back({rt_.globals().cell_address(slot), slot});
+  fn.proto->globals.push_back({globals_.cell_address(slot), slot});
   fn.global_index.emplace(slot, i);
   return i;
 }
@@ -107,7 +107,7 @@ std::unique_ptr<TopStmt> Compiler::top(const ast::Stmt& s) {
         global_defs.push_back(eq.name);
         t->kind = TopStmt::Kind::Define;
         t->function = code;
-        t->slot = rt_.globals().slot(eq.name);
+        t->slot = globals_.slot(eq.name);
         t->proto.reset();
         return t;
       }
@@ -158,8 +158,8 @@ std::unique_ptr<TopStmt> Compiler::top(const ast::Stmt& s) {
 namespace humus::interp {
 
 struct UnitCompiler::Impl {
-  Impl(ast::SourcePtr source, rt::Runtime& rt, CodeArena& code_arena, bool keep)
-      : c(source, rt, code_arena), arena(code_arena), keep_code(keep) {
+  Impl(ast::SourcePtr source, rt::Globals& globals, CodeArena& code_arena, bool keep)
+      : c(source, globals, code_arena), arena(code_arena), keep_code(keep) {
     arena.keep(source);
     unit = std::make_unique<CompiledUnit>();
     unit->source = std::move(source);
@@ -170,8 +170,8 @@ struct UnitCompiler::Impl {
   bool keep_code;
 };
 
-UnitCompiler::UnitCompiler(ast::SourcePtr source, rt::Runtime& rt, CodeArena& arena, bool keep_code)
-    : impl_(std::make_unique<Impl>(std::move(source), rt, arena, keep_code)) {}
+UnitCompiler::UnitCompiler(ast::SourcePtr source, rt::Globals& globals, CodeArena& arena, bool keep_code)
+    : impl_(std::make_unique<Impl>(std::move(source), globals, arena, keep_code)) {}
 UnitCompiler::~UnitCompiler() = default;
 
 void UnitCompiler::add(const ast::Stmt& s) {
@@ -202,8 +202,8 @@ std::unique_ptr<CompiledUnit> UnitCompiler::finish() {
   return unit;
 }
 
-std::unique_ptr<CompiledUnit> compile_program(ast::Program& program, rt::Runtime& rt, CodeArena& arena) {
-  UnitCompiler uc(program.source, rt, arena);
+std::unique_ptr<CompiledUnit> compile_program(ast::Program& program, rt::Globals& globals, CodeArena& arena) {
+  UnitCompiler uc(program.source, globals, arena);
   for (auto& s : program.stmts) {
     uc.add(*s);
     // A statement's syntax tree is not needed once it is compiled: freeing

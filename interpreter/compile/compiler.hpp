@@ -12,7 +12,7 @@
 
 #include "interpreter/compile/compile_error.hpp"
 #include "interpreter/engine/program.hpp"
-#include "runtime/runtime.hpp"
+#include "runtime/globals.hpp"
 
 namespace humus::interp {
 
@@ -25,7 +25,7 @@ namespace humus::interp {
 // keeps its IMPORTs, names and warnings (humus --check, the language server).
 class UnitCompiler {
  public:
-  UnitCompiler(ast::SourcePtr source, rt::Runtime& rt, CodeArena& arena, bool keep_code = true);
+  UnitCompiler(ast::SourcePtr source, rt::Globals& globals, CodeArena& arena, bool keep_code = true);
   ~UnitCompiler();
   UnitCompiler(const UnitCompiler&) = delete;
   UnitCompiler& operator=(const UnitCompiler&) = delete;
@@ -39,6 +39,6 @@ class UnitCompiler {
 
 // Compiles a whole parsed program (all or nothing: throws on the first error).
 // It frees each statement's syntax tree once compiled: `program` is used up.
-std::unique_ptr<CompiledUnit> compile_program(ast::Program& program, rt::Runtime& rt, CodeArena& arena);
+std::unique_ptr<CompiledUnit> compile_program(ast::Program& program, rt::Globals& globals, CodeArena& arena);
 
 }  // namespace humus::interp

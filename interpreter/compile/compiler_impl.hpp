@@ -147,8 +147,8 @@ void plan_registers(Proto& p);
 
 class Compiler {
  public:
-  Compiler(ast::SourcePtr source, rt::Runtime& rt, CodeArena& arena)
-      : source_(std::move(source)), rt_(rt), arena_(arena) {}
+  Compiler(ast::SourcePtr source, rt::Globals& globals, CodeArena& arena)
+      : source_(std::move(source)), globals_(globals), arena_(arena) {}
 
   std::unique_ptr<TopStmt> top(const ast::Stmt& s);
   // Forgets the statement's syntax nodes (the maps below are keyed by their
@@ -345,7 +345,7 @@ class Compiler {
   // run later (DEF b AS [ ... ], SEND [ ... ] TO a), so SELF and BECOME in
   // them are checked when they run, not rejected as "at top level".
   bool blocks_defer_ = false;
-  rt::Runtime& rt_;
+  rt::Globals& globals_;  // the one part of a runtime compiling needs: global slots and pinned constants
   CodeArena& arena_;
   std::map<const ast::Expr*, LambdaCode*> lambdas_;  // each literal compiled once
   std::map<const ast::Expr*, BlockCodeImpl*> blocks_;
