@@ -4,11 +4,11 @@
 #include "interpreter/engine/builtin_slow.hpp"
 
 #include <string_view>
-#include <utility>
 #include <vector>
 
 #include "grammar/suggest.hpp"
 #include "interpreter/engine/calls.hpp"
+#include "interpreter/engine/fast_builtins.hpp"
 #include "interpreter/engine/vm.hpp"
 #include "runtime/builtins/functions.hpp"
 #include "runtime/integer.hpp"
@@ -18,32 +18,18 @@ namespace humus::interp::vm {
 
 namespace {
 
-// The built-in functions by instruction, for when their globals are bound
-// to something else (then the global's value is called) and for what the
-// fast paths leave (big integers, wrong types).
+// The runtime's built-in of each instruction of kFastBuiltins (its plain
+// form and its test), for what the fast paths leave (big integers, wrong
+// types) and for the name of a global bound to something else.
 struct Builtins {
   const rt::Native* by_op[256] = {};
   Builtins() {
-    static const std::pair<Op, const char*> kNames[] = {{Op::ADD, "add"},
-                                                        {Op::SUB, "sub"},
-                                                        {Op::MUL, "mul"},
-                                                        {Op::DIV, "div"},
-                                                        {Op::MOD, "mod"},
-                                                        {Op::LESS, "less"},
-                                                        {Op::LESSEQ, "less_equal"},
-                                                        {Op::GREATER, "greater"},
-                                                        {Op::GREATEREQ, "greater_equal"},
-                                                        {Op::COMPARE, "compare"},
-                                                        {Op::EQ, "eq"},
-                                                        {Op::ADDI, "add"},
-                                                        {Op::SUBI, "sub"},
-                                                        {Op::JNLESS, "less"},
-                                                        {Op::JNLESSEQ, "less_equal"},
-                                                        {Op::JNGREATER, "greater"},
-                                                        {Op::JNGREATEREQ, "greater_equal"}};
-    for (auto [op, name] : kNames)
+    for (const FastBuiltin& b : kFastBuiltins)
       for (const rt::Native* n : rt::builtin_functions())
-        if (std::string_view(n->name) == name) by_op[size_t(op)] = n;
+        if (std::string_view(n->name) == b.name) {
+          by_op[size_t(b.op)] = n;
+          if (b.test) by_op[size_t(*b.test)] = n;
+        }
   }
 };
 const Builtins& builtins() {
@@ -65,10 +51,8 @@ const Builtins& builtins() {
 Value builtin_value(Op op, const Value& x, const Value& y) {
   switch (op) {
     case Op::ADD:
-    case Op::ADDI:
       return rt::int_add(x, y);
     case Op::SUB:
-    case Op::SUBI:
       return rt::int_sub(x, y);
     case Op::MUL:
       return rt::int_mul(x, y);

@@ -22,7 +22,8 @@ inline bool equal_values(const Value& a, const Value& b) {
   return rt::equal(a, b);
 }
 
-// op(x, y) for the built-in of instruction `op` (its plain or its J-form),
+// op(x, y) for the built-in of instruction `op`, the plain or the test of
+// an entry of kFastBuiltins (fast_builtins.hpp),
 // on values the fast path does not take (not small integers, a result out
 // of the small range), or, unless `intact`, whatever its global holds now.
 [[gnu::noinline]] Value builtin_slow(Op op, const Value& x, const Value& y, bool intact, rt::Context& cx,

@@ -338,17 +338,17 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
     NEXT();
   }
   // With a small constant k in c (k + 32768): k<<1 on the tagged word.
-#define TAGGED_K(name, builtin)                                                                                      \
-  CASE(name) {                                                                                                       \
-    const uint64_t x = R[INS.b].bits();                                                                              \
-    int64_t r;                                                                                                       \
-    if ((x & 1) && INTACT() && !builtin(int64_t(x), (int64_t(INS.c) - 32768) * 2, &r)) [[likely]] {                  \
-      R[INS.a].put_bits(uint64_t(r));                                                                                \
-      NEXT();                                                                                                        \
-    }                                                                                                                \
-    slow_to(vm, INS.a, builtin_slow(Op::name, R[INS.b], Value::small(int64_t(INS.c) - 32768), INTACT(), cx, LOC())); \
-    RELOAD();                                                                                                        \
-    NEXT();                                                                                                          \
+#define TAGGED_K(name, plain, builtin)                                                                                \
+  CASE(name) {                                                                                                        \
+    const uint64_t x = R[INS.b].bits();                                                                               \
+    int64_t r;                                                                                                        \
+    if ((x & 1) && INTACT() && !builtin(int64_t(x), (int64_t(INS.c) - 32768) * 2, &r)) [[likely]] {                   \
+      R[INS.a].put_bits(uint64_t(r));                                                                                 \
+      NEXT();                                                                                                         \
+    }                                                                                                                 \
+    slow_to(vm, INS.a, builtin_slow(Op::plain, R[INS.b], Value::small(int64_t(INS.c) - 32768), INTACT(), cx, LOC())); \
+    RELOAD();                                                                                                         \
+    NEXT();                                                                                                           \
   }
   // div and mod by a constant 2^k (k in c). Euclidean division by a
   // positive divisor is floor division, so on the tagged word 2n+1 an
@@ -374,8 +374,8 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
     RELOAD();
     NEXT();
   }
-  TAGGED_K(ADDI, __builtin_add_overflow)
-  TAGGED_K(SUBI, __builtin_sub_overflow)
+  TAGGED_K(ADDI, ADD, __builtin_add_overflow)
+  TAGGED_K(SUBI, SUB, __builtin_sub_overflow)
   // `IF $mod(n, d) = 0`: the remainder, and the JNWORD after it that tests
   // it against a word, in one step; anything else as MOD (MODP) alone.
   CASE(MODJNWORD) {
