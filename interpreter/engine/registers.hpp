@@ -57,8 +57,6 @@ namespace humus::interp::vm {
     R[-1] = Value();
 }
 
-// A member of the running function's recursive group: it has the same
-
 // Handlers of the loop may not hold objects with destructors across
 // their dispatch (a computed goto leaves a scope without running them):
 // what needs one is done in a function of its own, like these.
