@@ -6,40 +6,21 @@
 #include <set>
 #include <string_view>
 
+#include "interpreter/engine/fast_builtins.hpp"
 #include "runtime/builtins/functions.hpp"
 
 namespace humus::interp::codegen {
-
-namespace {
-
-// The built-ins computed in place, by global name (two arguments).
-const std::unordered_map<std::string_view, Op>& fast_ops() {
-  static const std::unordered_map<std::string_view, Op> ops = {{"add", Op::ADD},
-                                                               {"sub", Op::SUB},
-                                                               {"mul", Op::MUL},
-                                                               {"div", Op::DIV},
-                                                               {"mod", Op::MOD},
-                                                               {"less", Op::LESS},
-                                                               {"less_equal", Op::LESSEQ},
-                                                               {"greater", Op::GREATER},
-                                                               {"greater_equal", Op::GREATEREQ},
-                                                               {"compare", Op::COMPARE},
-                                                               {"eq", Op::EQ}};
-  return ops;
-}
-
-}  // namespace
 
 // f(a, b) of a global that holds a built-in computed in place (add, less, ...).
 bool Compiler::builtin_call(Fn& fn, const ast::Expr& e, uint32_t dst) {
   if (e.callee->kind != ast::ExprKind::Var || !e.argument || e.argument->kind != ast::ExprKind::Tuple ||
       e.argument->elements.size() != 2)
     return false;
-  auto it = fast_ops().find(e.callee->name);
-  if (it == fast_ops().end() || resolve(fn, e.callee->name).kind != Resolved::Kind::Global) return false;
+  const FastBuiltin* builtin = fast_builtin(e.callee->name);
+  if (!builtin || resolve(fn, e.callee->name).kind != Resolved::Kind::Global) return false;
   Value now = globals_.get(globals_.slot(e.callee->name));
   if (!now.is(rt::ObjKind::Native)) return false;  // bound to something else: an ordinary call
-  Op op = it->second;
+  Op op = builtin->op;
   const ast::Expr& x = *e.argument->elements[0];
   const ast::Expr& y = *e.argument->elements[1];
   TempGuard temps(fn);

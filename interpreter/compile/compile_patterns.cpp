@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "interpreter/engine/fast_builtins.hpp"
+
 namespace humus::interp::codegen {
 
 void Compiler::bind_name(Fn& fn, const std::string& name, uint32_t src, bool owned, ast::Loc l, Binders& b) {
@@ -154,23 +156,19 @@ bool Compiler::comparison_test(Fn& fn, const ast::Pattern& side, const ast::Patt
       e.argument->kind != ast::ExprKind::Tuple || e.argument->elements.size() != 2)
     return false;
   if (resolve(fn, e.callee->name).kind != Resolved::Kind::Global) return false;
-  static const std::unordered_map<std::string_view, Op> kTests = {{"less", Op::JNLESS},
-                                                                  {"less_equal", Op::JNLESSEQ},
-                                                                  {"greater", Op::JNGREATER},
-                                                                  {"greater_equal", Op::JNGREATEREQ}};
-  auto it = kTests.find(e.callee->name);
-  if (it == kTests.end()) return false;
+  const FastBuiltin* builtin = fast_builtin(e.callee->name);
+  if (!builtin || !builtin->test) return false;
   Value now = globals_.get(globals_.slot(e.callee->name));
   if (!now.is(rt::ObjKind::Native)) return false;  // bound to something else: an ordinary call
   TempGuard temps(fn);
   Operand a = operand(fn, *e.argument->elements[0]);
   const ast::Expr& y = *e.argument->elements[1];
   if (y.kind == ast::ExprKind::Const) {  // a literal second operand: read from the constants
-    fails.push_back(emit(fn, it->second, e.loc, a.reg, constant_index(fn, constant(y.constant)), 0, 1));
+    fails.push_back(emit(fn, *builtin->test, e.loc, a.reg, constant_index(fn, constant(y.constant)), 0, 1));
     return true;
   }
   Operand b = operand(fn, y);
-  fails.push_back(emit(fn, it->second, e.loc, a.reg, b.reg));
+  fails.push_back(emit(fn, *builtin->test, e.loc, a.reg, b.reg));
   return true;
 }
 

@@ -23,7 +23,7 @@
 //
 // Over-approximating is always safe (releasing an empty register does
 // nothing); missing a register would leak its value, which checked builds
-// catch (vm.cpp, check_empty_stack).
+// catch (engine/frames.hpp, check_empty_stack).
 #include "interpreter/compile/drop_plan.hpp"
 
 #include <map>

@@ -1,4 +1,7 @@
-// The VM: one loop over the instructions of opcodes.hpp.
+// The VM: one loop over the instructions of opcodes.hpp (run). The call
+// protocol around it (entering from C++, unwinding, foreign calls) is in
+// calls.cpp, the making of closures in closures.cpp, the built-ins' slow
+// paths in builtin_slow.cpp, the frames in frames.hpp.
 //
 // Registers live on a stack of Values per context; a frame is a window of it
 // that starts at `base`, with the running function (or block value) just
@@ -17,270 +20,25 @@
 #include "interpreter/engine/vm.hpp"
 
 #include <algorithm>
-#include <cstdio>
+#include <cstdint>
 #include <cstdlib>
-#include <cstring>
-#include <new>
-#include <type_traits>
-#include <vector>
+#include <string>
 
-#include "grammar/suggest.hpp"
+#include "interpreter/engine/builtin_slow.hpp"
+#include "interpreter/engine/calls.hpp"
+#include "interpreter/engine/closures.hpp"
+#include "interpreter/engine/frames.hpp"
+#include "interpreter/engine/registers.hpp"
 #include "runtime/actor.hpp"
-#include "runtime/builtins/functions.hpp"
-#include "runtime/equality.hpp"
 #include "runtime/integer.hpp"
-#include "runtime/memory_meter.hpp"
 #include "runtime/packed.hpp"
-#include "runtime/print.hpp"
 #include "runtime/runtime.hpp"
-#include "runtime/stack_guard.hpp"
 
-namespace humus::interp {
+namespace humus::interp::vm {
 
 using rt::runtime_error;
 
-std::string describe(const Value& v, const rt::Context& cx) { return cx.rt.shown(v); }
-
-Value tuple_of(Value* vals, uint32_t n) {
-  Value acc = std::move(vals[n - 1]);
-  for (uint32_t i = n - 1; i-- > 0;) acc = rt::make_pair(std::move(vals[i]), std::move(acc));
-  return acc;
-}
-
 namespace {
-
-// The equality of section 2 with the common cases inline: equal words
-// (same small integer, symbol, constant or object) are equal; a word that is
-// not an object equals nothing else (integers are normalised, so a small
-// integer never equals a big one).
-inline bool equal_values(const Value& a, const Value& b) {
-  if (a.same(b)) return true;
-  if (!a.is_object() || !b.is_object()) return false;
-  return rt::equal(a, b);
-}
-
-// The deepest a chain of Humus calls (that are not tail calls) may go, and
-// the most registers all of them may use: beyond either, "recursion too deep".
-constexpr size_t kMaxDepth = size_t(1) << 20;
-constexpr size_t kMaxStack = size_t(1) << 26;
-
-// Every so many calls and tail calls (the only ways code can run for long:
-// Humus loops are tail calls), the running event asks the runtime whether
-// the run was interrupted or stopped, and counts the calls against
-// --max-steps (Runtime::safe_point): one decrement per call.
-constexpr uint32_t kSafePointTicks = 1 << 16;
-
-// What ends a frame, and what the end gives the C++ caller of an entry frame.
-enum class Kind : uint8_t { Value, Stmt };
-enum class Outcome : uint8_t { Value, Done, Unhandled };
-
-struct CallInfo {
-  const Proto* proto;
-  const Instr* pc;  // where this frame goes on (saved while a callee runs)
-  uint32_t base;    // register 0; the function is at base - 1
-  Kind kind;
-  bool entry;       // a C++ caller waits for this frame to end
-  bool f_borrowed;  // R[-1] holds the function without a count of its own
-  bool has_site;
-  rt::SourceLoc site;  // the statement a statement call came from (errors about its result)
-};
-
-// The frames, innermost last: a plain array (pushed and popped on every
-// call), grown by doubling.
-class CallStack {
- public:
-  CallStack() = default;
-  CallStack(const CallStack&) = delete;
-  CallStack& operator=(const CallStack&) = delete;
-  ~CallStack() { std::free(first_); }
-  bool empty() const { return top_ == first_; }
-  size_t size() const { return size_t(top_ - first_); }
-  CallInfo& back() { return top_[-1]; }
-  const CallInfo& back() const { return top_[-1]; }
-  CallInfo& operator[](size_t i) { return first_[i]; }
-  // Whether a frame can be pushed without growing (room_for_call).
-  bool has_room() const { return top_ != end_; }
-  CallInfo* push(const CallInfo& c) {
-    if (top_ == end_) [[unlikely]]
-      grow();
-    *top_ = c;
-    return top_++;
-  }
-  // A frame for a call (no site), its fields written one by one; there is
-  // room (VmState::room_for_call said so).
-  CallInfo* push_call(const Proto* proto, uint32_t base, Kind kind, bool f_borrowed) {
-    CallInfo* c = top_++;
-    c->proto = proto;
-    c->base = base;
-    c->kind = kind;
-    c->entry = false;
-    c->f_borrowed = f_borrowed;
-    c->has_site = false;
-    return c;
-  }
-  void pop_back() { --top_; }
-  void resize(size_t n) { top_ = first_ + n; }
-  [[gnu::noinline]] void grow() {
-    const size_t n = size(), cap = std::max<size_t>(64, 2 * size_t(end_ - first_));
-    auto* p = static_cast<CallInfo*>(std::realloc(static_cast<void*>(first_), cap * sizeof(CallInfo)));
-    if (!p) throw std::bad_alloc();
-    first_ = p;
-    top_ = p + n;
-    end_ = p + cap;
-  }
-
- private:
-  CallInfo* first_ = nullptr;
-  CallInfo* top_ = nullptr;
-  CallInfo* end_ = nullptr;
-};
-static_assert(std::is_trivially_copyable_v<CallInfo>);
-
-struct VmState final : rt::EngineState {
-  VmState() = default;
-  ~VmState() override {
-    for (size_t i = 0; i < cap; ++i) stack[i] = Value();
-    std::free(stack);
-  }
-  VmState(const VmState&) = delete;
-  VmState& operator=(const VmState&) = delete;
-
-  // The first free register above every frame's window.
-  uint32_t top() const { return calls.empty() ? 0 : calls.back().base + calls.back().proto->nregs; }
-
-  // Room for registers [0, n). New registers are empty.
-  void ensure(size_t n) {
-#if HUMUS_CHECKS
-    high = std::max(high, n);
-#endif
-    if (n <= cap) [[likely]]
-      return;
-    grow(n);
-  }
-  // The same for a call's frame: false when it would go too deep.
-  bool room_for_call(size_t n) {
-#if HUMUS_CHECKS
-    high = std::max(high, n);
-#endif
-    if (n <= cap && calls.has_room()) [[likely]]
-      return true;
-    if (calls.size() >= kMaxDepth || n > kMaxStack) return false;
-    if (!calls.has_room()) calls.grow();
-    if (n > cap) grow(n);
-    return true;
-  }
-  [[gnu::noinline]] void grow(size_t n) {
-    if (n > kMaxStack) throw std::bad_alloc();  // reported by the caller as "recursion too deep"
-    size_t new_cap = std::max<size_t>({n + 64, cap * 2, 256});
-    // Values are one word each and trivially relocatable: moved bitwise.
-    auto* p = static_cast<Value*>(std::realloc(static_cast<void*>(stack), new_cap * sizeof(Value)));
-    if (!p) throw std::bad_alloc();
-    rt::construct_empty(p + cap, uint32_t(new_cap - cap));
-    stack = p;
-    cap = new_cap;
-  }
-
-  Value* stack = nullptr;
-  size_t cap = 0;
-  // Calls and tail calls until the next safe point. In memory rather than
-  // a local of run(): a register held across the dispatch loop cost up to
-  // 17% on call-heavy benchmarks (sortedlist), a decrement in L1 about nothing.
-  uint32_t ticks = kSafePointTicks;
-  CallStack calls;
-#if HUMUS_CHECKS
-  size_t high = 0;  // registers used since the stack was last seen empty
-#endif
-};
-
-// Checked builds: once the last frame has ended, every register must be
-// empty again; a value left means a drop bound missed it (compile/drop_plan.cpp).
-void check_empty_stack([[maybe_unused]] VmState& vm) {
-#if HUMUS_CHECKS
-  if (!vm.calls.empty()) return;
-  for (size_t i = 0; i < std::min(vm.high, vm.cap); ++i)
-    if (!vm.stack[i].empty()) {
-      std::fprintf(stderr, "humus: internal error: register %zu still holds a value after the last frame ended\n", i);
-      std::abort();
-    }
-  vm.high = 0;
-#endif
-}
-
-VmState& vm_of(rt::Context& cx) {
-  if (!cx.engine) [[unlikely]]
-    cx.engine = std::make_unique<VmState>();
-  return static_cast<VmState&>(*cx.engine);
-}
-
-// Applying a value that is not a function yields ? (LANGUAGE.md section 3,
-// as in humus_js and uFork); -W and --trace report where.
-[[gnu::noinline]] Value not_a_function(const Value& fn, rt::Context& cx, const rt::SourceLoc& loc) {
-  if (cx.rt.warnings_on())
-    cx.rt.report_warning(loc, "cannot apply " + describe(fn, cx) + ": it is not a function (the result is ?)");
-  return Value::undefined();
-}
-
-// A statement's value that is neither a block nor ? does nothing (LANGUAGE.md
-// section 7); -W and --trace report it.
-[[gnu::noinline]] void ignored_value(const Value& v, rt::Context& cx, const rt::SourceLoc& loc) {
-  if (!v.is_undefined() && cx.rt.warnings_on())
-    cx.rt.report_warning(loc, "this statement's value is not a block, so it does nothing: " + describe(v, cx));
-}
-
-// A runtime error raised without a location (a built-in's "integer too
-// large"): reported at the instruction that called the built-in.
-[[noreturn, gnu::noinline]] void rethrow_at(rt::EventError& e, const rt::SourceLoc& loc) {
-  if (!e.loc.file) e.loc = loc;
-  throw;
-}
-
-[[noreturn, gnu::noinline]] void too_deep(const rt::SourceLoc& loc) { rt::recursion_too_deep(loc); }
-
-[[gnu::noinline]] void safe_point(rt::Context& cx, const rt::SourceLoc& loc) {
-  cx.rt.safe_point(cx, kSafePointTicks, loc);
-}
-
-bool is_humus(const Value& fn) { return fn.is(rt::ObjKind::Closure) && fn.as<rt::Closure>()->code->tail_callable; }
-const LambdaCode& code_of(const Value& fn) { return static_cast<const LambdaCode&>(*fn.as<rt::Closure>()->code); }
-// Whether a call with n arguments enters the function `w` straight away
-// (compiled Humus of that arity, not a factory: FunctionCode::direct_arity).
-bool enters_directly(uint64_t w, uint32_t n) {
-  const auto* o = reinterpret_cast<const rt::Object*>(w);
-  return (w & 3) == 0 && o->kind == rt::ObjKind::Closure && static_cast<const rt::Closure*>(o)->code->direct_arity == n;
-}
-const LambdaCode& code_of_word(uint64_t w) {
-  return static_cast<const LambdaCode&>(*reinterpret_cast<const rt::Closure*>(w)->code);
-}
-
-// The captures of the function or block below a frame.
-const Value* captures_of(const Value* R) {
-  const rt::Object* f = R[-1].object();
-  if (f->kind == rt::ObjKind::Closure) [[likely]]
-    return static_cast<const rt::Closure*>(f)->captures();
-  return static_cast<const rt::BlockValue*>(f)->captures();
-}
-
-// Makes the n values at args[0..n) what a parameter of `arity` takes: one
-// value (several become their tuple) or `arity` values (a tuple taken
-// apart: arity-1 pairs, the last element the rest). False when they do not
-// fit; args[0..max(n, arity)) must be registers (they are left valid).
-bool adapt(Value* args, uint32_t n, uint32_t arity) {
-  if (n >= 2) {
-    Value t = tuple_of(args, n);
-    args[0] = std::move(t);
-  }
-  if (arity == 1) return true;
-  Value v = std::move(args[0]);
-  for (uint32_t i = 0; i + 1 < arity; ++i) {
-    if (v.is_cons() && !v.is_pair()) v = rt::expand(v);  // a packed value is taken apart as its pairs
-    if (!v.is_pair()) return false;
-    args[i] = rt::head(v);
-    Value rest = rt::tail(v);
-    v = std::move(rest);
-  }
-  args[arity - 1] = std::move(v);
-  return true;
-}
 
 // A pattern test met a packed value (a string, a map node) where it looks
 // for a pair: the register gets the equal pairs instead (rt::expand), so
@@ -293,409 +51,11 @@ bool adapt(Value* args, uint32_t n, uint32_t arity) {
   return true;
 }
 
-// fn applied to args (taken over), when fn is not compiled Humus code: a
-// built-in, or a host's function (which may enter the VM again, so nothing
-// it is given lives on the VM stack).
-Value call_foreign(const Value& fn, Value* args, uint32_t n, rt::Context& cx, const rt::SourceLoc& loc) {
-  if (fn.is(rt::ObjKind::Native)) {
-    const auto* nat = fn.as<rt::Native>();
-    try {
-      if (n == 2 && nat->fn2) return nat->fn2(args[0], args[1]);
-      return nat->fn(n >= 2 ? tuple_of(args, n) : std::move(args[0]));
-    } catch (rt::EventError& e) {
-      rethrow_at(e, loc);
-    }
-  }
-  if (fn.is(rt::ObjKind::Closure)) {
-    Value keep = fn;
-    Value arg = n >= 2 ? tuple_of(args, n) : std::move(args[0]);
-    const auto* c = keep.as<rt::Closure>();
-    return c->code->apply(*c, arg, cx);
-  }
-  return not_a_function(fn, cx, loc);
-}
-
-// The built-in functions by instruction, for when their globals are bound
-// to something else (then the global's value is called) and for what the
-// fast paths leave (big integers, wrong types).
-struct Builtins {
-  const rt::Native* by_op[256] = {};
-  Builtins() {
-    static const std::pair<Op, const char*> kNames[] = {{Op::ADD, "add"},
-                                                        {Op::SUB, "sub"},
-                                                        {Op::MUL, "mul"},
-                                                        {Op::DIV, "div"},
-                                                        {Op::MOD, "mod"},
-                                                        {Op::LESS, "less"},
-                                                        {Op::LESSEQ, "less_equal"},
-                                                        {Op::GREATER, "greater"},
-                                                        {Op::GREATEREQ, "greater_equal"},
-                                                        {Op::COMPARE, "compare"},
-                                                        {Op::EQ, "eq"},
-                                                        {Op::ADDI, "add"},
-                                                        {Op::SUBI, "sub"},
-                                                        {Op::JNLESS, "less"},
-                                                        {Op::JNLESSEQ, "less_equal"},
-                                                        {Op::JNGREATER, "greater"},
-                                                        {Op::JNGREATEREQ, "greater_equal"}};
-    for (auto [op, name] : kNames)
-      for (const rt::Native* n : rt::builtin_functions())
-        if (std::string_view(n->name) == name) by_op[size_t(op)] = n;
-  }
-};
-const Builtins& builtins() {
-  static const Builtins b;
-  return b;
-}
-
-// A global read before anything bound it, with the closest bound names
-// (a late-bound name of a script, or the REPL's; scripts are checked first).
-[[noreturn, gnu::noinline]] void undefined_global(const std::string& name, rt::Context& cx, const rt::SourceLoc& loc) {
-  std::vector<std::string> candidates;
-  for (auto& [bound, value] : cx.rt.globals().bound())
-    if (!rt::Globals::is_internal(bound)) candidates.push_back(std::move(bound));
-  runtime_error(loc, "'" + name + "' is not defined" + parse::did_you_mean(parse::closest_names(name, candidates)));
-}
-
-// op(x, y) when the built-in's global has been bound again: whatever it holds now.
-[[gnu::noinline]] Value call_rebound(Op op, const Value& x, const Value& y, rt::Context& cx, const rt::SourceLoc& loc) {
-  const char* name = builtins().by_op[size_t(op)]->name;
-  auto slot = cx.rt.globals().find(name);
-  Value fn = slot ? cx.rt.globals().get(*slot) : Value();
-  if (fn.empty()) undefined_global(name, cx, loc);
-  Value args[2] = {x, y};
-  return call_value(fn, args, 2, cx, loc);
-}
-
-Outcome run(VmState& vm, rt::Context& cx, Value& result);
-
-// Releases the registers of every frame from `entry` up, and pops them (a
-// failure: the C++ exception goes on to the caller of the entry).
-void unwind(VmState& vm, size_t entry) {
-  size_t end = vm.calls[entry].base;
-  for (size_t i = entry; i < vm.calls.size(); ++i)
-    end = std::max<size_t>(end, vm.calls[i].base + vm.calls[i].proto->nregs);
-  const CallInfo& e = vm.calls[entry];
-  if (e.f_borrowed) vm.stack[e.base - 1].leak_bits();
-  for (size_t i = e.base - 1; i < end && i < vm.cap; ++i) vm.stack[i] = Value();
-  vm.calls.resize(entry);
-}
-
-// A runtime error raised in standard-library code (a failed check of the
-// `testing` module) is the caller's mistake: it is reported at the innermost
-// call from the program's own code, and says where the library raised it.
-void blame_caller(VmState& vm, size_t entry, const rt::SourceLoc& entered_from, rt::EventError& e) {
-  const size_t n = vm.calls.size();
-  if (n <= entry || !e.loc.file) return;
-  if (!e.in_library) {
-    const Proto* raiser = vm.calls.back().proto;
-    if (!raiser->library || raiser->file != e.loc.file) return;
-    e.in_library = true;
-  }
-  std::vector<const std::string*> library{e.loc.file};
-  for (size_t i = entry; i < n; ++i)
-    if (vm.calls[i].proto->library) library.push_back(vm.calls[i].proto->file);
-  auto blame = [&](const rt::SourceLoc& at) {
-    if (!at.file || std::find(library.begin(), library.end(), at.file) != library.end()) return false;
-    e.message += " (raised at " + e.loc.file_name() + ":" + std::to_string(e.loc.line) + ":" +
-                 std::to_string(e.loc.column) + ")";
-    e.loc = at;
-    e.in_library = false;
-    return true;
-  };
-  for (size_t i = n; i-- > entry;) {
-    const CallInfo& c = vm.calls[i];
-    if (i + 1 < n && blame(c.proto->loc(c.pc - 1))) return;  // a caller: at its call
-    if (c.has_site && blame(c.site)) return;                 // a statement call: where it came from
-  }
-  blame(entered_from);  // the C++ caller's location (a statement's block run by the interpreter)
-}
-
-// Runs code from C++: a frame for `proto` at the top of the stack, with the
-// function or block `fn` (kept alive by the caller, so the frame holds it
-// uncounted; may be null at top level) below it and the n argument values
-// (taken over) in place.
-Outcome enter(rt::Context& cx, const Proto& proto, uint32_t entry, Kind kind, const rt::Object* fn, Value* args,
-              uint32_t n, Value& result, const rt::SourceLoc& loc) {
-  rt::check_stack(loc);
-  VmState& vm = vm_of(cx);
-  if (vm.calls.size() >= kMaxDepth) too_deep(loc);
-  const uint32_t base = vm.top() + 1;
-  const size_t entry_index = vm.calls.size();
-  try {
-    vm.ensure(size_t(base) + std::max({proto.nregs, n, proto.arity}));
-  } catch (const rt::memory::MemoryCapReached&) {
-    throw;
-  } catch (const std::bad_alloc&) {
-    too_deep(loc);
-  }
-  Value* R = vm.stack + base;
-  R[-1] = Value::from_immortal_bits(reinterpret_cast<uint64_t>(fn));  // uncounted (f_borrowed)
-  for (uint32_t i = 0; i < n; ++i) R[i] = std::move(args[i]);
-  vm.calls.push({&proto, proto.code.data() + entry, base, kind, true, fn != nullptr, false, {}});
-  try {
-    if (n && n != proto.arity && !adapt(R, n, proto.arity)) {
-      unwind(vm, entry_index);
-      return kind == Kind::Value ? (result = Value::undefined(), Outcome::Value) : Outcome::Unhandled;
-    }
-    return run(vm, cx, result);
-  } catch (rt::EventError& e) {
-    blame_caller(vm, entry_index, loc, e);
-    unwind(vm, entry_index);
-    throw;
-  } catch (...) {
-    unwind(vm, entry_index);
-    throw;
-  }
-}
-
 }  // namespace
-
-// ------------------------------------------------------------- the loop
-
-namespace {
 
 #if defined(__GNUC__)
 #define HUMUS_THREADED 1
 #endif
-
-// Releases R(from) .. R(end-1), end the lesser of a drop bound (proto.hpp)
-// and the frame's size; the registers above are known to be empty.
-[[gnu::always_inline]] inline void drop_regs(Value* R, uint32_t from, uint32_t end) {
-  for (uint32_t i = from; i < end; ++i) R[i].put_bits(Value::empty_bits());
-}
-
-// Releases what a frame's end finds in its registers: the drop field
-// `field` of an instruction whose flags are `x` (proto.hpp), either a set of
-// registers or a bound.
-[[gnu::always_inline]] inline void drop_set(Value* R, uint32_t set) {
-  for (uint32_t m = set; m; m &= m - 1) R[__builtin_ctz(m)].put_bits(Value::empty_bits());
-}
-[[gnu::always_inline]] inline void drop_named(Value* R, uint8_t x, uint32_t field, uint32_t nregs) {
-  if (x & kDropMask) {
-    drop_set(R, field);
-  } else {
-    drop_regs(R, 0, std::min(field, nregs));
-  }
-}
-
-// The same after a tail call has written its n arguments to R(0) .. R(n-1):
-// the DROPS word after it names what else the frame held.
-[[gnu::always_inline]] inline void drop_after_tail_call(Value* R, const Instr& drops, uint32_t n, uint32_t nregs) {
-  if (drops.x & kDropMask) {
-    drop_set(R, drops.a & ~((1u << n) - 1));
-  } else {
-    drop_regs(R, n, std::min<uint32_t>(drops.a, nregs));
-  }
-}
-
-// Releases the reference a word holds, if it is an object's.
-[[gnu::always_inline]] inline void release_word(uint64_t w) {
-  if ((w & 3) == 0) reinterpret_cast<rt::Object*>(w)->release();
-}
-
-// Releases the function below a frame (unless borrowed).
-[[gnu::always_inline]] inline void drop_function(Value* R, const CallInfo& ci) {
-  if (ci.f_borrowed)
-    R[-1].leak_bits();
-  else
-    R[-1] = Value();
-}
-
-// A member of the running function's recursive group: it has the same
-// captures as the running one, so it is made from them.
-Value make_sibling(const LambdaCode* code, Value* R) {
-  const auto* self = R[-1].as<rt::Closure>();
-  rt::Closure* c = rt::Closure::make(code, self->count);
-  Value v = Value::adopt(c);
-  for (uint32_t i = 0; i < self->count; ++i) c->captures()[i] = self->captures()[i];
-  return v;
-}
-
-// Handlers of the loop below may not hold objects with destructors across
-// their dispatch (a computed goto leaves a scope without running them):
-// what needs one is done in a function of its own, like these.
-
-// Writes a register (without Value's check for assigning a value to itself:
-// `v` is taken first, so even that works).
-inline void set(Value& r, Value&& v) {
-  Value taken(std::move(v));
-  r.~Value();
-  new (&r) Value(std::move(taken));
-}
-
-// A Value given up by a register (x: move) or copied from it.
-inline Value take(Value& r, bool move) { return move ? std::move(r) : Value(r); }
-
-// R(b) = head of R(a), R(b+1) = its tail. Both halves are counted first:
-// writing R(b) or R(b+1) may drop the pair itself (b == a, or a register
-// still holding it from an earlier turn of a loop).
-[[gnu::always_inline]] inline void unpair(Value* R, uint32_t a, uint32_t b) {
-  const auto* p = R[a].as<rt::Pair>();
-  const uint64_t h = Value::retain_bits(p->head.bits());
-  const uint64_t t = Value::retain_bits(p->tail.bits());
-  R[b].put_bits(h);
-  R[b + 1].put_bits(t);
-}
-
-// The same when R(a) is not read again: it is emptied, and a pair nobody
-// else holds gives up its halves (no counting) and is freed at once.
-[[gnu::always_inline]] inline void unpair_last(Value* R, uint32_t a, uint32_t b) {
-  auto* p = R[a].as<rt::Pair>();
-  if (p->refs.load(std::memory_order_acquire) == 1 && !p->immortal()) {
-    const uint64_t h = p->head.leak_bits(), t = p->tail.leak_bits();
-    R[a].leak_bits();
-    R[b].put_bits(h);
-    R[b + 1].put_bits(t);
-    rt::free_emptied_pair(p);
-    return;
-  }
-  unpair(R, a, b);
-  R[a].put_bits(Value::empty_bits());
-}
-
-// R(b) = head of R(a), and the tail replaces the pair in R(a) (UNPAIR x=3:
-// the pair is not read again). A pair nobody else holds gives up its
-// halves and is freed at once; a shared one is released once both halves
-// are counted (writing R(b) cannot free it: R(a) still holds it).
-[[gnu::always_inline]] inline void unpair_in_place(Value* R, uint32_t a, uint32_t b) {
-  auto* p = R[a].as<rt::Pair>();
-  if (p->refs.load(std::memory_order_acquire) == 1 && !p->immortal()) {
-    const uint64_t h = p->head.leak_bits(), t = p->tail.leak_bits();
-    R[a].leak_bits();
-    R[b].put_bits(h);
-    R[a].put_bits(t);
-    rt::free_emptied_pair(p);
-    return;
-  }
-  const uint64_t h = Value::retain_bits(p->head.bits());
-  const uint64_t t = Value::retain_bits(p->tail.bits());
-  R[b].put_bits(h);
-  R[a].put_bits(t);
-}
-
-// R(b) = the tail of the pair in R(a), whose head is a tag (an immediate:
-// JNTAG tested it). `last`: R(a) is not read again, so a pair nobody else
-// holds gives up its tail and is freed; b may be a.
-[[gnu::always_inline]] inline void tail_of(Value* R, uint32_t a, uint32_t b, bool last) {
-  auto* p = R[a].as<rt::Pair>();
-  if (last && p->refs.load(std::memory_order_acquire) == 1 && !p->immortal()) {
-    const uint64_t t = p->tail.leak_bits();
-    p->head.leak_bits();  // the tag: nothing to release
-    R[a].leak_bits();
-    R[b].put_bits(t);
-    rt::free_emptied_pair(p);
-    return;
-  }
-  R[b].put_bits(Value::retain_bits(p->tail.bits()));  // when b == a, releases the pair after
-  if (last && a != b) R[a].put_bits(Value::empty_bits());
-}
-
-// A result computed by code that may have entered the VM again (so the
-// stack may have moved): stored through the frame, not a stale pointer.
-inline void slow_to(VmState& vm, uint32_t a, Value v) { vm.stack[vm.calls.back().base + a] = std::move(v); }
-
-// A captured value, from the frame that makes a closure or block.
-Value capture(const CaptureSource& s, Value* R) {
-  switch (s.kind) {
-    case CaptureSource::Kind::Reg:
-      return R[s.index];
-    case CaptureSource::Kind::Capture:
-      return captures_of(R)[s.index];
-    case CaptureSource::Kind::SelfFn:
-      return R[-1];
-    case CaptureSource::Kind::Sibling:
-      break;
-  }
-  return make_sibling(s.sibling, R);
-}
-
-Value make_closure(const ClosurePlan& plan, Value* R) {
-  rt::Closure* c = rt::Closure::make(plan.code, uint32_t(plan.sources.size()));
-  Value v = Value::adopt(c);
-  for (size_t i = 0; i < plan.sources.size(); ++i) c->captures()[i] = capture(plan.sources[i], R);
-  return v;
-}
-
-Value make_block(const BlockValuePlan& plan, Value* R) {
-  rt::BlockValue* b = rt::BlockValue::make(plan.code, uint32_t(plan.sources.size()));
-  Value v = Value::adopt(b);
-  for (size_t i = 0; i < plan.sources.size(); ++i) b->captures()[i] = capture(plan.sources[i], R);
-  return v;
-}
-
-// GROUP: the closures of a recursive group, all made before any register
-// is written (a member may capture another's register).
-void make_group(const GroupPlan& plan, Value* R) {
-  const auto n = uint32_t(plan.sources.size());
-  std::vector<Value> made;
-  made.reserve(plan.members.size());
-  for (const auto& [code, reg] : plan.members) {
-    rt::Closure* c = rt::Closure::make(code, n);
-    made.push_back(Value::adopt(c));
-    for (uint32_t i = 0; i < n; ++i) {
-      const CaptureSource& s = plan.sources[i];
-      switch (s.kind) {
-        case CaptureSource::Kind::Reg:
-          c->captures()[i] = R[s.index];
-          break;
-        case CaptureSource::Kind::Capture:
-          c->captures()[i] = captures_of(R)[s.index];
-          break;
-        case CaptureSource::Kind::SelfFn:
-          c->captures()[i] = R[-1];
-          break;
-        case CaptureSource::Kind::Sibling:
-          break;  // members reach each other as siblings, never as captures
-      }
-    }
-  }
-  for (size_t m = 0; m < made.size(); ++m) R[plan.members[m].second] = std::move(made[m]);
-}
-
-// A built-in by instruction, on values the fast path does not take.
-Value builtin_value(Op op, const Value& x, const Value& y) {
-  switch (op) {
-    case Op::ADD:
-    case Op::ADDI:
-      return rt::int_add(x, y);
-    case Op::SUB:
-    case Op::SUBI:
-      return rt::int_sub(x, y);
-    case Op::MUL:
-      return rt::int_mul(x, y);
-    case Op::DIV:
-      return rt::int_div(x, y);
-    case Op::MOD:
-      return rt::int_mod(x, y);
-    case Op::EQ:
-      return Value::boolean(equal_values(x, y));
-    default:
-      return builtins().by_op[size_t(op)]->fn2(x, y);
-  }
-}
-
-// A built-in on values the fast path does not take (not small integers, a
-// result out of the small range) or whose global is bound to something else.
-[[gnu::noinline]] Value builtin_slow(Op op, const Value& x, const Value& y, bool intact, rt::Context& cx,
-                                     const rt::SourceLoc& loc) {
-  if (!intact) return call_rebound(op, x, y, cx, loc);
-  try {
-    return builtin_value(op, x, y);
-  } catch (rt::EventError& e) {
-    rethrow_at(e, loc);
-  }
-}
-
-// The Euclidean remainder of two small integers, b != 0: never negative.
-[[gnu::always_inline]] inline int64_t mod_small(int64_t a, int64_t b) {
-  const int64_t r = a % b;
-  return r >= 0 ? r : r + (b > 0 ? b : -b);
-}
-// mod(n, 2^k) on n's tagged word 2n+1: n's low k bits, tag bit kept (MODP).
-[[gnu::always_inline]] inline uint64_t mod_pow2_word(uint64_t w, uint32_t k) {
-  return w & ((((uint64_t(1) << k) - 1) << 1) | 1);
-}
 
 Outcome run(VmState& vm, rt::Context& cx, Value& result) {
   // The running frame and the constants are read through the call stack
@@ -978,17 +338,17 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
     NEXT();
   }
   // With a small constant k in c (k + 32768): k<<1 on the tagged word.
-#define TAGGED_K(name, builtin)                                                                                      \
-  CASE(name) {                                                                                                       \
-    const uint64_t x = R[INS.b].bits();                                                                              \
-    int64_t r;                                                                                                       \
-    if ((x & 1) && INTACT() && !builtin(int64_t(x), (int64_t(INS.c) - 32768) * 2, &r)) [[likely]] {                  \
-      R[INS.a].put_bits(uint64_t(r));                                                                                \
-      NEXT();                                                                                                        \
-    }                                                                                                                \
-    slow_to(vm, INS.a, builtin_slow(Op::name, R[INS.b], Value::small(int64_t(INS.c) - 32768), INTACT(), cx, LOC())); \
-    RELOAD();                                                                                                        \
-    NEXT();                                                                                                          \
+#define TAGGED_K(name, plain, builtin)                                                                                \
+  CASE(name) {                                                                                                        \
+    const uint64_t x = R[INS.b].bits();                                                                               \
+    int64_t r;                                                                                                        \
+    if ((x & 1) && INTACT() && !builtin(int64_t(x), (int64_t(INS.c) - 32768) * 2, &r)) [[likely]] {                   \
+      R[INS.a].put_bits(uint64_t(r));                                                                                 \
+      NEXT();                                                                                                         \
+    }                                                                                                                 \
+    slow_to(vm, INS.a, builtin_slow(Op::plain, R[INS.b], Value::small(int64_t(INS.c) - 32768), INTACT(), cx, LOC())); \
+    RELOAD();                                                                                                         \
+    NEXT();                                                                                                           \
   }
   // div and mod by a constant 2^k (k in c). Euclidean division by a
   // positive divisor is floor division, so on the tagged word 2n+1 an
@@ -1014,8 +374,8 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
     RELOAD();
     NEXT();
   }
-  TAGGED_K(ADDI, __builtin_add_overflow)
-  TAGGED_K(SUBI, __builtin_sub_overflow)
+  TAGGED_K(ADDI, ADD, __builtin_add_overflow)
+  TAGGED_K(SUBI, SUB, __builtin_sub_overflow)
   // `IF $mod(n, d) = 0`: the remainder, and the JNWORD after it that tests
   // it against a word, in one step; anything else as MOD (MODP) alone.
   CASE(MODJNWORD) {
@@ -1438,8 +798,8 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
     // The bound is a small integer's (2^62 - 1 ms, about 146 million years),
     // and the message says so: a bigger integer is not "< 0" (issue 34).
     if (!delay.is_small() || delay.small_value() < 0) [[unlikely]]
-      runtime_error(LOC(), "AFTER needs a delay in milliseconds (an integer from 0 to 2^62 - 1), not " +
-                               describe(delay, cx));
+      runtime_error(LOC(),
+                    "AFTER needs a delay in milliseconds (an integer from 0 to 2^62 - 1), not " + describe(delay, cx));
     if (!R[INS.c].is_actor()) [[unlikely]] {
       cx.rt.drop_send(LOC(), R[INS.c], R[INS.b], cx);
       NEXT();
@@ -1559,82 +919,4 @@ do_tailexec :  // run R(a) as a statement in place of this frame
 #undef JCOMPARE
 }
 
-}  // namespace
-
-// ---------------------------------------------------------- entry points
-
-Value call_value(const Value& fn, Value* args, uint32_t n, rt::Context& cx, const rt::SourceLoc& loc) {
-  if (!is_humus(fn)) return call_foreign(fn, args, n, cx, loc);
-  const LambdaCode& code = code_of(fn);
-  if (code.factory_for(n)) return code.make_from_arguments(*fn.as<rt::Closure>(), args);
-  Value result;
-  enter(cx, code.proto, code.proto.entry_value, Kind::Value, fn.object(), args, n, result, code.loc);
-  return result;
-}
-
-Value apply_function(const Value& fn, const Value& arg, rt::Context& cx, const rt::SourceLoc& loc) {
-  Value a = arg;
-  return call_value(fn, &a, 1, cx, loc);
-}
-
-Value LambdaCode::apply(const rt::Closure& self, const Value& arg, rt::Context& cx) const {
-  Value a = arg;
-  if (factory_for(1)) return make_from_arguments(self, &a);
-  Value result;
-  enter(cx, proto, proto.entry_value, Kind::Value, &self, &a, 1, result, loc);
-  return result;
-}
-
-bool LambdaCode::run_behavior(const rt::Closure& self, const Value& msg, rt::Context& cx) const {
-  // The actor holds its behavior for the whole event: the frame borrows it.
-  Value m = msg;
-  Value result;
-  return enter(cx, proto, proto.entry_behavior, Kind::Stmt, &self, &m, 1, result, loc) != Outcome::Unhandled;
-}
-
-void run_statement_value(Value v, const rt::SourceLoc& loc, rt::Context& cx) {
-  if (v.is_block()) {
-    const Proto& p = static_cast<const BlockCodeImpl*>(v.as<rt::BlockValue>()->code)->proto;
-    Value result;
-    enter(cx, p, p.entry_stmt, Kind::Stmt, v.object(), nullptr, 0, result, loc);
-    return;
-  }
-  ignored_value(v, cx, loc);
-}
-
-Value run_top(const Proto& proto, uint32_t entry, rt::Context& cx) {
-  Value result;
-  enter(cx, proto, entry, entry == proto.entry_value ? Kind::Value : Kind::Stmt, nullptr, nullptr, 0, result,
-        rt::SourceLoc{proto.file, 0, 0});
-  return result;
-}
-
-Value function_value(const LambdaCode& code) { return Value::adopt(rt::Closure::make(&code, 0)); }
-
-// ------------------------------------------------------------- factories
-
-void LambdaCode::capture_arguments(const rt::Closure& self, Value* args, Value* out) const {
-  for (const FactorySource& src : factory_sources) {
-    switch (src.kind) {
-      case FactorySource::Kind::Arg:
-        *out++ = std::move(args[src.index]);  // each argument is captured once at most
-        break;
-      case FactorySource::Kind::Capture:
-        *out++ = self.captures()[src.index];
-        break;
-      case FactorySource::Kind::SelfFn:
-        *out++ = Value::share(const_cast<rt::Closure*>(&self));
-        break;
-    }
-  }
-  for (uint32_t i = 0; i < proto.arity; ++i) args[i] = Value();
-}
-
-Value LambdaCode::make_from_arguments(const rt::Closure& self, Value* args) const {
-  rt::Closure* c = rt::Closure::make(factory, uint32_t(factory_sources.size()));
-  Value result = Value::adopt(c);
-  capture_arguments(self, args, c->captures());
-  return result;
-}
-
-}  // namespace humus::interp
+}  // namespace humus::interp::vm

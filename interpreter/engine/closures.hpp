@@ -1,0 +1,37 @@
+// Making closures and block values in the VM (CLOSURE, BLOCK, GROUP,
+// SIBLING): each capture comes from the frame that makes it. The bodies
+// are in closures.cpp, but for the two the loop inlines.
+#pragma once
+
+#include <cstdint>
+
+#include "interpreter/engine/proto.hpp"
+
+namespace humus::interp::vm {
+
+// A member of the running function's recursive group: it has the same
+// captures as the running one, so it is made from them.
+Value make_sibling(const LambdaCode* code, Value* R);
+
+// A captured value, from the frame that makes a closure or block.
+Value capture(const CaptureSource& s, Value* R);
+
+inline Value make_closure(const ClosurePlan& plan, Value* R) {
+  rt::Closure* c = rt::Closure::make(plan.code, uint32_t(plan.sources.size()));
+  Value v = Value::adopt(c);
+  for (size_t i = 0; i < plan.sources.size(); ++i) c->captures()[i] = capture(plan.sources[i], R);
+  return v;
+}
+
+inline Value make_block(const BlockValuePlan& plan, Value* R) {
+  rt::BlockValue* b = rt::BlockValue::make(plan.code, uint32_t(plan.sources.size()));
+  Value v = Value::adopt(b);
+  for (size_t i = 0; i < plan.sources.size(); ++i) b->captures()[i] = capture(plan.sources[i], R);
+  return v;
+}
+
+// GROUP: the closures of a recursive group, all made before any register
+// is written (a member may capture another's register).
+void make_group(const GroupPlan& plan, Value* R);
+
+}  // namespace humus::interp::vm
