@@ -44,6 +44,20 @@ namespace humus::interp::vm {
   }
 }
 
+// A tail call to a Humus function: the callee replaces the frame, itself
+// below R(0) (from R(a)) and its n arguments in R(0..n-1) (from R(a+1..));
+// the DROPS word after the call names what else the frame held.
+[[gnu::always_inline]] inline void replace_frame(Value* R, CallInfo& ci, uint32_t a, uint32_t n, const Instr& drops,
+                                                 uint32_t nregs) {
+  if (ci.f_borrowed) {
+    R[-1].leak_bits();
+    ci.f_borrowed = false;
+  }
+  R[-1] = std::move(R[a]);
+  for (uint32_t i = 0; i < n; ++i) R[i] = std::move(R[a + 1 + i]);
+  drop_after_tail_call(R, drops, n, nregs);  // the arguments' registers: moved from
+}
+
 // Releases the reference a word holds, if it is an object's.
 [[gnu::always_inline]] inline void release_word(uint64_t w) {
   if ((w & 3) == 0) reinterpret_cast<rt::Object*>(w)->release();

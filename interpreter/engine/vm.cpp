@@ -626,13 +626,7 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
       }
       // The callee replaces this frame: it goes below R(0), its arguments
       // into R(0..n); what else the frame held is released.
-      if (ci->f_borrowed) {
-        R[-1].leak_bits();
-        ci->f_borrowed = false;
-      }
-      R[-1] = std::move(R[INS.a]);
-      for (uint32_t i = 0; i < n; ++i) R[i] = std::move(R[INS.a + 1 + i]);
-      drop_after_tail_call(R, *pc, n, P->nregs);  // the arguments' registers: moved from
+      replace_frame(R, *ci, INS.a, n, *pc, P->nregs);
       ci->proto = P = callee;
       pc = P->code.data() + P->entry_value;
       NEXT();
@@ -678,13 +672,7 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
         ci->site = LOC();
         ci->has_site = true;
       }
-      if (ci->f_borrowed) {
-        R[-1].leak_bits();
-        ci->f_borrowed = false;
-      }
-      R[-1] = std::move(R[INS.a]);
-      for (uint32_t i = 0; i < n; ++i) R[i] = std::move(R[INS.a + 1 + i]);
-      drop_after_tail_call(R, *pc, n, P->nregs);  // the arguments' registers: moved from
+      replace_frame(R, *ci, INS.a, n, *pc, P->nregs);
       ci->kind = Kind::Stmt;
       ci->proto = P = callee;
       pc = P->code.data() + P->entry_stmt;
