@@ -2,8 +2,8 @@
 //
 // Ties the layers together in the one direction data flows: parse
 // (grammar/) -> compile (compiler.hpp) -> run top-level statements in order
-// -> the runtime dispatches messages. The CLI, the REPL and embedding hosts
-// all go through this class.
+// -> the runtime dispatches messages. Front ends reach it through a script
+// session (session.hpp), which says in what order its parts are used.
 #pragma once
 
 #include <filesystem>
