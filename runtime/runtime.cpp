@@ -20,18 +20,22 @@ void write_stderr(std::string_view s) {
   std::fwrite(s.data(), 1, s.size(), stderr);
   std::fflush(stderr);
 }
+// Standard output and error where the host gave no sinks.
+RuntimeOptions with_default_sinks(RuntimeOptions o) {
+  if (!o.out) o.out = write_stdout;
+  if (!o.err) o.err = write_stderr;
+  return o;
+}
 }  // namespace
 
 Runtime::Runtime(RuntimeOptions options)
-    : options_(std::move(options)),
-      reporter_(options_.err ? options_.err : TextSink(write_stderr), options_.shown),
+    : options_(with_default_sinks(std::move(options))),
+      reporter_(options_.err, options_.shown),
       collector_(heap_, dispatcher_, options_.cycle_check),
       dispatcher_(*this, options_.threads, options_.budget, options_.seed ? *options_.seed : 0),
       timers_(dispatcher_, dispatcher_.has_threads()),
       devices_(*this, options_.devices, options_.sandbox, options_.seed ? *options_.seed : std::random_device{}()),
       start_time_(std::chrono::steady_clock::now()) {
-  if (!options_.out) options_.out = write_stdout;
-  if (!options_.err) options_.err = write_stderr;
   if (options_.tracer) {
     tracer_ = std::make_unique<Tracer>(*options_.tracer);
     timers_.set_fire_hook(

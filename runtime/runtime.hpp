@@ -298,7 +298,7 @@ class Runtime final : public EventRunner {
   void define_builtins();
   void write_console(Context& cx);
   void report_unhandled(const Actor& actor, const Value& message) {
-    if (options_.warn_unhandled || text_trace_.load(std::memory_order_relaxed)) reporter_.unhandled(actor, message);
+    if (warnings_on()) reporter_.unhandled(actor, message);
   }
   void note_no_match(const Actor& actor, const Value& message, Context& cx);
   void settle_failed_delivery(Context& cx);
