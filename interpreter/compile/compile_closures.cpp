@@ -44,7 +44,7 @@ void Compiler::entry(Fn& fn, const ast::Pattern& param, const ast::Expr& body, M
   else
     match(fn, param, 0, true, fails, b);
   publish(fn, b);
-  tail(fn, body, mode);
+  into(fn, body, Dest::returning(mode));
   if (!fails.empty()) {
     patch(fn, fails, here(fn));
     finish(fn, mode, param.loc);

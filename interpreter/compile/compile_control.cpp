@@ -7,16 +7,43 @@
 
 namespace humus::interp::codegen {
 
-// LET eq IN body, for expr, tail and stmt_expr alike: body() compiles the
-// body in the scope of eq's names.
-void Compiler::let_in(Fn& fn, const ast::Expr& e, const Arm& body) {
+// The one walk (Dest): LET ... IN, IF and CASE are taken apart here for
+// every destination; anything else is a leaf, compiled for its kind of
+// destination.
+void Compiler::into(Fn& fn, const ast::Expr& e, Dest d) {
+  switch (e.kind) {
+    case ast::ExprKind::LetIn:
+      let_in(fn, e, d);
+      return;
+    case ast::ExprKind::If:
+    case ast::ExprKind::Case:
+      branches(fn, e, d);
+      return;
+    default:
+      break;
+  }
+  switch (d.kind) {
+    case Dest::Kind::Reg:
+      expr_value(fn, e, d.reg);
+      return;
+    case Dest::Kind::Return:
+      expr_tail(fn, e, d.mode);
+      return;
+    case Dest::Kind::Stmt:
+      expr_stmt(fn, e, d.ends);
+      return;
+  }
+}
+
+// LET eq IN body: the body in the scope of eq's names.
+void Compiler::let_in(Fn& fn, const ast::Expr& e, Dest d) {
   ScopeGuard scope(fn);
   Labels fails;
   Binders b;
   equation(fn, *e.equation, fails, b);
   publish(fn, b);
   let_fail(fn, fails, e.loc);
-  body(*e.body);
+  into(fn, *e.body, d.inner());
 }
 
 // A LET's equation that does not hold stops the run (LETFAIL); one that
@@ -29,19 +56,18 @@ void Compiler::let_fail(Fn& fn, const Labels& fails, ast::Loc l) {
   patch(fn, done, here(fn));
 }
 
-// IF or CASE, for expr, tail and stmt_expr alike: body() compiles a branch's
-// body or an IF's ELSE, none() what follows when no branch is taken. `join`:
-// code follows, so each branch (but an ELSE) ends with a jump to it. `last`:
-// see case_of.
-void Compiler::branches(Fn& fn, const ast::Expr& e, const Arm& body, const std::function<void()>& none, bool join,
-                        bool last) {
+// IF or CASE: each branch's body (and an IF's ELSE) goes to d. When code
+// follows (!d.ends), each branch but an ELSE ends with a jump to it; when
+// none does, a CASE may take its subject apart (case_of's `last`).
+void Compiler::branches(Fn& fn, const ast::Expr& e, Dest d) {
   Labels end;
   auto arm = [&](const ast::Expr& x) {
-    body(x);
-    if (join) end.push_back(emit(fn, Op::JMP, x.loc));
+    into(fn, x, d.inner());
+    if (!d.ends) end.push_back(emit(fn, Op::JMP, x.loc));
   };
+  auto none = [&] { no_branch(fn, e, d); };
   if (e.kind == ast::ExprKind::Case) {
-    case_of(fn, e, arm, none, last);
+    case_of(fn, e, arm, none, d.ends);
     patch(fn, end, here(fn));
     return;
   }
@@ -56,10 +82,32 @@ void Compiler::branches(Fn& fn, const ast::Expr& e, const Arm& body, const std::
     patch(fn, fails, here(fn));
   }
   if (e.body)
-    body(*e.body);
+    into(fn, *e.body, d.inner());
   else
     none();
   patch(fn, end, here(fn));
+}
+
+void Compiler::no_branch(Fn& fn, const ast::Expr& e, Dest d) {
+  switch (d.kind) {
+    case Dest::Kind::Reg:
+      emit(fn, Op::LOADK, e.loc, d.reg, constant_index(fn, Value::undefined()));
+      return;
+    case Dest::Kind::Return:
+      finish(fn, d.mode, e.loc);
+      return;
+    case Dest::Kind::Stmt:
+      // No CASE arm matched: the value a program dispatches on was not one
+      // it handles (docs/language.md, "Handled messages"). No IF branch
+      // taken: when the IF is all its block does, the block (an arm's, a
+      // behavior's) did nothing with its message.
+      if (e.kind == ast::ExprKind::Case)
+        emit(fn, Op::NOMATCH, e.loc);
+      else if (d.lone)
+        emit(fn, Op::NOMATCH, e.loc, 0, 0, 0, 1);
+      if (d.ends) emit(fn, Op::END, e.loc);
+      return;
+  }
 }
 
 // CASE subject OF alternatives END: each alternative's pattern is matched
@@ -222,16 +270,8 @@ void Compiler::finish(Fn& fn, Mode mode, ast::Loc l) {
 }
 
 // The last word of a function body, in each mode (proto.hpp): the code ends here.
-void Compiler::tail(Fn& fn, const ast::Expr& e, Mode mode) {
+void Compiler::expr_tail(Fn& fn, const ast::Expr& e, Mode mode) {
   switch (e.kind) {
-    case ast::ExprKind::LetIn:
-      let_in(fn, e, [&](const ast::Expr& body) { tail(fn, body, mode); });
-      return;
-    case ast::ExprKind::If:
-    case ast::ExprKind::Case:
-      branches(
-          fn, e, [&](const ast::Expr& body) { tail(fn, body, mode); }, [&] { finish(fn, mode, e.loc); }, false, true);
-      return;
     case ast::ExprKind::Call:
       if (mode == Mode::Behavior) break;  // a behavior's result is a value to check
       call(fn, e, mode == Mode::Value ? CallAs::Tail : CallAs::StmtTail, 0, 1);
@@ -269,44 +309,24 @@ void Compiler::tail(Fn& fn, const ast::Expr& e, Mode mode) {
 
 // An expression in statement position (a block's statement, or a branch of
 // one): a block runs in place, a call runs its callee's body as a
-// statement, anything else is run as a statement's value. True when the
-// code ended here (is_tail).
-bool Compiler::stmt_expr(Fn& fn, const ast::Expr& e, bool is_tail, bool lone) {
+// statement, anything else is run as a statement's value. `ends`: the code
+// ends here.
+void Compiler::expr_stmt(Fn& fn, const ast::Expr& e, bool ends) {
   switch (e.kind) {
     case ast::ExprKind::Block: {
       ScopeGuard scope(fn);
-      block_body(fn, e.stmts, is_tail, e.loc);
-      return is_tail;
+      block_body(fn, e.stmts, ends, e.loc);
+      return;
     }
-    case ast::ExprKind::LetIn:
-      let_in(fn, e, [&](const ast::Expr& body) { stmt_expr(fn, body, is_tail); });
-      return is_tail;
-    case ast::ExprKind::If:
-    case ast::ExprKind::Case:
-      branches(
-          fn, e, [&](const ast::Expr& body) { stmt_expr(fn, body, is_tail); },
-          [&] {
-            // No CASE arm matched: the value a program dispatches on was
-            // not one it handles (docs/language.md, "Handled messages").
-            // No IF branch taken: when the IF is all its block does, the
-            // block (an arm's, a behavior's) did nothing with its message.
-            if (e.kind == ast::ExprKind::Case)
-              emit(fn, Op::NOMATCH, e.loc);
-            else if (lone)
-              emit(fn, Op::NOMATCH, e.loc, 0, 0, 0, 1);
-            if (is_tail) emit(fn, Op::END, e.loc);
-          },
-          !is_tail, is_tail);
-      return is_tail;
     case ast::ExprKind::Call:
-      call(fn, e, is_tail ? CallAs::StmtTail : CallAs::Stmt, 0, 0);
-      return is_tail;
+      call(fn, e, ends ? CallAs::StmtTail : CallAs::Stmt, 0, 0);
+      return;
     default: {
       warn_not_a_block(e);
       // A block that runs here (EXEC) gets a frame right above it: the
       // value goes into the topmost register.
       TempGuard temps(fn);
-      if (is_tail) {
+      if (ends) {
         Operand v = operand(fn, e);
         emit(fn, Op::TAILEXEC, e.loc, v.reg);
       } else {
@@ -314,7 +334,7 @@ bool Compiler::stmt_expr(Fn& fn, const ast::Expr& e, bool is_tail, bool lone) {
         expr(fn, e, t);
         emit(fn, Op::EXEC, e.loc, t);
       }
-      return is_tail;
+      return;
     }
   }
 }
@@ -409,7 +429,8 @@ bool Compiler::effect(Fn& fn, const ast::Stmt& s, bool is_tail, bool lone) {
       return false;
     }
     case ast::StmtKind::Expr:
-      return stmt_expr(fn, *s.value, is_tail, lone);
+      into(fn, *s.value, Dest::statement(is_tail, lone));
+      return is_tail;
     case ast::StmtKind::Import:
       error(s.loc, "IMPORT can only be used at top level");
     case ast::StmtKind::Let:

@@ -106,7 +106,7 @@ void Compiler::tuple(Fn& fn, const ast::Expr& e, uint32_t dst) {
   emit(fn, Op::TUPLE, e.loc, dst, base, uint32_t(n));
 }
 
-void Compiler::expr(Fn& fn, const ast::Expr& e, uint32_t dst) {
+void Compiler::expr_value(Fn& fn, const ast::Expr& e, uint32_t dst) {
   switch (e.kind) {
     case ast::ExprKind::Const:
       emit(fn, Op::LOADK, e.loc, dst, constant_index(fn, constant(e.constant)));
@@ -141,14 +141,9 @@ void Compiler::expr(Fn& fn, const ast::Expr& e, uint32_t dst) {
       return;
     }
     case ast::ExprKind::LetIn:
-      let_in(fn, e, [&](const ast::Expr& body) { expr(fn, body, dst); });
-      return;
     case ast::ExprKind::If:
     case ast::ExprKind::Case:
-      branches(
-          fn, e, [&](const ast::Expr& body) { expr(fn, body, dst); },
-          [&] { emit(fn, Op::LOADK, e.loc, dst, constant_index(fn, Value::undefined())); }, true);
-      return;
+      break;  // into() takes these apart
   }
   error(e.loc, "internal error: unknown expression");
 }

@@ -47,6 +47,29 @@ using rt::Value;
 
 enum class Mode : uint8_t { Value, Stmt, Behavior };
 
+// Where an expression's code leaves what it computes (as Lua's expdesc): in
+// a register; as the end of a function body run in one mode (the code ends
+// there); or nowhere, run as a statement. One walk (Compiler::into) takes
+// LET ... IN, IF and CASE apart for every destination; only the leaves
+// differ.
+struct Dest {
+  enum class Kind : uint8_t { Reg, Return, Stmt };
+  Kind kind;
+  uint32_t reg = 0;         // Reg
+  Mode mode = Mode::Value;  // Return
+  bool ends = false;        // no code follows (always so for Return)
+  bool lone = false;        // Stmt: its block's only statement
+  static Dest to(uint32_t r) { return {Kind::Reg, r}; }
+  static Dest returning(Mode m) { return {Kind::Return, 0, m, true}; }
+  static Dest statement(bool ends, bool lone = false) { return {Kind::Stmt, 0, Mode::Value, ends, lone}; }
+  // A LET's body or a branch: the same place, but no longer a block's only statement.
+  Dest inner() const {
+    Dest d = *this;
+    d.lone = false;
+    return d;
+  }
+};
+
 // Names bound in one block, LET ... IN, IF branch, CASE alternative or
 // parameter list, each mapped to its register.
 struct Scope {
@@ -254,7 +277,13 @@ class Compiler {
   CaptureSource source_for(Fn& fn, const std::string& name);
 
   // ---- expressions
-  void expr(Fn& fn, const ast::Expr& e, uint32_t dst);
+  // The one walk: e's code, leaving its value at d.
+  void into(Fn& fn, const ast::Expr& e, Dest d);
+  void expr(Fn& fn, const ast::Expr& e, uint32_t dst) { into(fn, e, Dest::to(dst)); }
+  // The leaves of the walk, for each kind of destination.
+  void expr_value(Fn& fn, const ast::Expr& e, uint32_t dst);
+  void expr_tail(Fn& fn, const ast::Expr& e, Mode mode);
+  void expr_stmt(Fn& fn, const ast::Expr& e, bool ends);
   Operand operand(Fn& fn, const ast::Expr& e);
   Value constant(const ast::Constant& c);
   static Value unpinned_constant(const ast::Constant& c);
@@ -306,20 +335,16 @@ class Compiler {
 
   // ---- IF, CASE and LET ... IN
   using Arm = std::function<void(const ast::Expr&)>;
-  void let_in(Fn& fn, const ast::Expr& e, const Arm& body);
+  void let_in(Fn& fn, const ast::Expr& e, Dest d);
   void let_fail(Fn& fn, const Labels& fails, ast::Loc l);
-  void branches(Fn& fn, const ast::Expr& e, const Arm& body, const std::function<void()>& none, bool join,
-                bool last = false);
+  void branches(Fn& fn, const ast::Expr& e, Dest d);
+  void no_branch(Fn& fn, const ast::Expr& e, Dest d);  // what IF or CASE leaves when no branch is taken
   void case_of(Fn& fn, const ast::Expr& e, const Arm& arm, const std::function<void()>& none, bool last = false);
   bool consumable(Fn& fn, const ast::CaseAlt& a, const ast::Expr& subject);
   void match_consumed(Fn& fn, const ast::Pattern& p, uint32_t src, Labels& fails, Binders& b);
 
   // ---- tails, statements and blocks
-  void tail(Fn& fn, const ast::Expr& e, Mode mode);
-  void finish(Fn& fn, Mode mode, ast::Loc l);  // no branch taken
-  // `lone`: the expression is its block's only statement (an IF without
-  // ELSE that takes no branch then leaves its message unhandled).
-  bool stmt_expr(Fn& fn, const ast::Expr& e, bool is_tail, bool lone = false);
+  void finish(Fn& fn, Mode mode, ast::Loc l);  // a body's end when no branch is taken
   void block_body(Fn& fn, const std::vector<ast::StmtPtr>& stmts, bool is_tail, ast::Loc l);
   bool effect(Fn& fn, const ast::Stmt& s, bool is_tail, bool lone = false);
 
