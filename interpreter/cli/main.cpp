@@ -547,24 +547,18 @@ Documentation: docs/cli.md (this command), docs/language.md (the language).)");
   app.add_option("--cluster-name", o.cluster.name,
                  "the cluster's name, prefix of its subjects and streams (default: humus)")
       ->group(net);
-  app.add_option("--heartbeat-ms", o.cluster.heartbeat_ms, "heartbeat interval (default: 500)")
-      ->check(CLI::Range(int64_t(10), int64_t(60000)))
-      ->group(net);
-  app.add_option("--down-after-ms", o.cluster.down_after_ms, "a node silent this long is down (default: 3000)")
-      ->check(CLI::Range(int64_t(50), int64_t(3600000)))
-      ->group(net);
-  app.add_option("--retry-delay-ms", o.cluster.retry_delay_ms,
-                 "a failed topic delivery comes back after this (default: 1000)")
-      ->check(CLI::Range(int64_t(0), int64_t(3600000)))
-      ->group(net);
-  app.add_option("--max-deliveries", o.cluster.max_deliveries,
-                 "deliveries of a topic value before it goes to NAME.dead (default: 5)")
-      ->check(CLI::Range(int64_t(1), int64_t(1000000)))
-      ->group(net);
-  app.add_option("--ack-wait-ms", o.cluster.ack_wait_ms,
-                 "a delivery not settled this long (its node died) goes to another member (default: 10000)")
-      ->check(CLI::Range(int64_t(100), int64_t(86400000)))
-      ->group(net);
+  // The cluster's timings and counts: whole numbers within a range.
+  auto ranged = [&](const char* name, int64_t& value, const char* help, int64_t low, int64_t high) {
+    app.add_option(name, value, help)->check(CLI::Range(low, high))->group(net);
+  };
+  ranged("--heartbeat-ms", o.cluster.heartbeat_ms, "heartbeat interval (default: 500)", 10, 60000);
+  ranged("--down-after-ms", o.cluster.down_after_ms, "a node silent this long is down (default: 3000)", 50, 3600000);
+  ranged("--retry-delay-ms", o.cluster.retry_delay_ms, "a failed topic delivery comes back after this (default: 1000)",
+         0, 3600000);
+  ranged("--max-deliveries", o.cluster.max_deliveries,
+         "deliveries of a topic value before it goes to NAME.dead (default: 5)", 1, 1000000);
+  ranged("--ack-wait-ms", o.cluster.ack_wait_ms,
+         "a delivery not settled this long (its node died) goes to another member (default: 10000)", 100, 86400000);
   app.add_option("--topic-replicas", o.cluster.topic_replicas,
                  "servers keeping a copy of each topic; it goes on while most live (default: 1; $HUMUS_TOPIC_REPLICAS)")
       ->check(check_topic_replicas)
