@@ -19,13 +19,22 @@
 #include "interpreter/modules.hpp"
 #include "interpreter/read_source.hpp"
 #include "runtime/cluster/cluster.hpp"
+#ifndef HUMUS_NO_NATS
+#include "runtime/cluster/nats_broker.hpp"
+#endif
 #include "runtime/memory_meter.hpp"
 
 namespace humus::interp {
 
 Interpreter::Interpreter(rt::RuntimeOptions options, const rt::ClusterOptions& cluster)
     : runtime_(std::make_unique<rt::Runtime>(std::move(options))), top_(*runtime_) {
-  runtime_->install(std::make_unique<rt::cluster::Cluster>(*runtime_, cluster));
+  // The playground's build has no NATS client (interpreter/web/CMakeLists.txt):
+  // its cluster is the page alone.
+  rt::cluster::Connect connect;
+#ifndef HUMUS_NO_NATS
+  connect = rt::cluster::connect_nats;
+#endif
+  runtime_->install(std::make_unique<rt::cluster::Cluster>(*runtime_, cluster, connect));
   runtime_->set_source_viewer([table = sources_](const rt::SourceLoc& loc) -> std::optional<rt::SourceView> {
     ast::SourcePtr source;
     {

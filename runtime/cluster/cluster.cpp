@@ -7,8 +7,6 @@
 
 #include "runtime/cluster/cluster_actor.hpp"
 #include "runtime/cluster/codec.hpp"
-#include "runtime/cluster/jetstream_topics.hpp"
-#include "runtime/cluster/link.hpp"
 #include "runtime/cluster/memory_topics.hpp"
 #include "runtime/cluster/wire.hpp"
 #include "runtime/runtime.hpp"
@@ -35,7 +33,8 @@ std::string default_node_name(bool joined) {
 
 }  // namespace
 
-Cluster::Cluster(Runtime& rt, const ClusterOptions& options) : rt_(rt), options_(options), names_(rt) {
+Cluster::Cluster(Runtime& rt, const ClusterOptions& options, const Connect& connect)
+    : rt_(rt), options_(options), names_(rt) {
   // The humus command checks its option; an embedding host's value is checked here.
   if (options_.topic_replicas < 1 || options_.topic_replicas > kMaxTopicReplicas)
     throw ClusterError("topic_replicas must be from 1 to " + std::to_string(kMaxTopicReplicas) + ", not " +
@@ -45,14 +44,14 @@ Cluster::Cluster(Runtime& rt, const ClusterOptions& options) : rt_(rt), options_
   std::string name = options_.node.empty() ? default_node_name(join) : options_.node;
   members_ = std::make_unique<Membership>(rt_, self, name, options_.name, options_.down_after_ms);
   if (join) {
-    link_ =
-        std::make_unique<Link>(options_, "humus " + name,
-                               Link::Events{[this] { members_->disconnected(); }, [this] { members_->reconnected(); }});
-    auto js = std::make_unique<JetStreamTopics>(rt_, counters_, options_, *link_, self);
-    JetStreamTopics& store = *js;
-    topics_ = std::move(js);
+    if (!connect) throw ClusterError("cannot join a cluster: this build has no NATS client");
+    Broker broker =
+        connect(rt_, counters_, options_, "humus " + name,
+                Transport::Events{[this] { members_->disconnected(); }, [this] { members_->reconnected(); }}, self);
+    link_ = std::move(broker.transport);
+    topics_ = std::move(broker.topics);
     registry_ = std::make_unique<Registry>(rt_, *members_, *topics_);
-    store.attach(*registry_);
+    topics_->attach(*registry_);
   } else {
     topics_ = std::make_unique<MemoryTopics>(rt_, counters_, options_);
     registry_ = std::make_unique<Registry>(rt_, *members_, *topics_);

@@ -11,6 +11,9 @@
 //                         introductions from the others
 //   JetStream streams     topics (jetstream_topics.hpp)
 //
+// The broker is reached through broker.hpp's Transport and TopicStore, made
+// by the host's Connect (nats_broker.hpp).
+//
 // Messages to remote actors leave at commit (stage, then release: see
 // runtime/foreign.hpp), are queued at the end of the sending actor's turn,
 // batched per destination node (outbox.hpp), and go out when a worker is
@@ -28,6 +31,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "runtime/cluster/broker.hpp"
 #include "runtime/cluster/cluster_options.hpp"
 #include "runtime/cluster/counters.hpp"
 #include "runtime/cluster/membership.hpp"
@@ -44,13 +48,11 @@ class Runtime;
 
 namespace humus::rt::cluster {
 
-class Link;
-
 class Cluster final : public Distribution {
  public:
-  // Defines the global `cluster`; joins when options.url is set (throws
-  // ClusterError when it cannot).
-  Cluster(Runtime& rt, const ClusterOptions& options);
+  // Defines the global `cluster`; joins through `connect` when options.url
+  // is set (throws ClusterError when it cannot, or when there is no connect).
+  Cluster(Runtime& rt, const ClusterOptions& options, const Connect& connect = nullptr);
   ~Cluster() override;
   Cluster(const Cluster&) = delete;
   Cluster& operator=(const Cluster&) = delete;
@@ -103,7 +105,7 @@ class Cluster final : public Distribution {
   std::unique_ptr<TopicStore> topics_;
   std::unique_ptr<Registry> registry_;
   Names names_;
-  std::unique_ptr<Link> link_;        // null: this process alone
+  std::unique_ptr<Transport> link_;   // null: this process alone
   std::unique_ptr<SendQueue> sends_;  // with link_
   std::string broadcast_subject_;
   std::string messages_header_;  // starts every chunk of messages from this node

@@ -38,7 +38,7 @@ class JetStreamTopics final : public TopicStore {
   ~JetStreamTopics() override;
 
   // Where decoded values find their actors (set before any subscription).
-  void attach(AddressBook& book);
+  void attach(AddressBook& book) override;
   void prepare(Topic& t) override;
   void subscribe(const Subscription& s) override;
   void append(std::vector<Append>& values) override;

@@ -24,33 +24,25 @@
 #include <string_view>
 #include <vector>
 
+#include "runtime/cluster/broker.hpp"
 #include "runtime/cluster/cluster_options.hpp"
 
 namespace humus::rt::cluster {
 
-class Link {
+class Link final : public Transport {
  public:
-  struct Events {
-    std::function<void()> disconnected;
-    std::function<void()> reconnected;
-  };
-  using Handler = std::function<void(const char* data, size_t len)>;
-
   // Connects; throws ClusterError (with the URL redacted) when it cannot.
   Link(const ClusterOptions& options, const std::string& client_name, Events events);
-  ~Link();
+  ~Link() override;
   Link(const Link&) = delete;
   Link& operator=(const Link&) = delete;
 
-  // Publishes; false (and logged, once in a while) when the library refused it.
-  bool publish(const std::string& subject, const char* data, size_t len);
-  // `handler` gets each message's payload, on the library's delivery thread.
-  void subscribe(const std::string& subject, Handler handler);
-  bool connected() const;
-  int64_t max_payload() const { return max_payload_; }
+  bool publish(const std::string& subject, const char* data, size_t len) override;
+  void subscribe(const std::string& subject, Handler handler) override;
+  bool connected() const override;
+  int64_t max_payload() const override { return max_payload_; }
   natsConnection* connection() { return nc_; }
-  // Sends what is buffered and closes (subscriptions end first).
-  void close();
+  void close() override;
 
  private:
   static void on_message(natsConnection*, natsSubscription*, natsMsg* msg, void* closure);

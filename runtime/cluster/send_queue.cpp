@@ -2,7 +2,7 @@
 
 #include <spdlog/spdlog.h>
 
-#include "runtime/cluster/link.hpp"
+#include "runtime/cluster/broker.hpp"
 #include "runtime/cluster/wire.hpp"
 
 namespace humus::rt::cluster {

@@ -46,7 +46,7 @@
 
 namespace humus::rt::cluster {
 
-class Link;
+class Transport;
 
 class SendQueue {
  public:
@@ -59,7 +59,7 @@ class SendQueue {
     std::function<void()> take, release;
   };
 
-  SendQueue(Link& link, Counters& counters, NodeId self, size_t header_bytes, size_t chunk_bytes, Hold hold)
+  SendQueue(Transport& link, Counters& counters, NodeId self, size_t header_bytes, size_t chunk_bytes, Hold hold)
       : link_(link),
         counters_(counters),
         self_(self),
@@ -123,7 +123,7 @@ class SendQueue {
   bool unhold();
   void hold_if_left();
 
-  Link& link_;
+  Transport& link_;
   Counters& counters_;
   const NodeId self_;
   const size_t header_bytes_, chunk_bytes_;

@@ -28,6 +28,8 @@ class Runtime;
 
 namespace humus::rt::cluster {
 
+class AddressBook;
+
 struct Topic {
   explicit Topic(std::string n) : name(std::move(n)), code(*this) {}
   const std::string name;
@@ -60,6 +62,9 @@ class TopicStore {
 
   // The topic named `name`, made on first use; the same one every time.
   Topic& topic(std::string_view name);
+  // The book its values are encoded and decoded with, once the cluster's
+  // registry is made (a store on a broker keeps values encoded).
+  virtual void attach(AddressBook&) {}
   // Makes sure the topic's storage exists (a stream); throws ClusterError.
   virtual void prepare(Topic& t) = 0;
   virtual void subscribe(const Subscription& s) = 0;
