@@ -16,7 +16,7 @@ bool Compiler::builtin_call(Fn& fn, const ast::Expr& e, uint32_t dst) {
   if (e.callee->kind != ast::ExprKind::Var || !e.argument || e.argument->kind != ast::ExprKind::Tuple ||
       e.argument->elements.size() != 2)
     return false;
-  const FastBuiltin* builtin = fast_builtin(e.callee->name);
+  const engine::FastBuiltin* builtin = engine::fast_builtin(e.callee->name);
   if (!builtin || resolve(fn, e.callee->name).kind != Resolved::Kind::Global) return false;
   Value now = globals_.get(globals_.slot(e.callee->name));
   if (!now.is(rt::ObjKind::Native)) return false;  // bound to something else: an ordinary call

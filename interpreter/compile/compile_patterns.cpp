@@ -156,7 +156,7 @@ bool Compiler::comparison_test(Fn& fn, const ast::Pattern& side, const ast::Patt
       e.argument->kind != ast::ExprKind::Tuple || e.argument->elements.size() != 2)
     return false;
   if (resolve(fn, e.callee->name).kind != Resolved::Kind::Global) return false;
-  const FastBuiltin* builtin = fast_builtin(e.callee->name);
+  const engine::FastBuiltin* builtin = engine::fast_builtin(e.callee->name);
   if (!builtin || !builtin->test) return false;
   Value now = globals_.get(globals_.slot(e.callee->name));
   if (!now.is(rt::ObjKind::Native)) return false;  // bound to something else: an ordinary call

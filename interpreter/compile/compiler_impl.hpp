@@ -44,6 +44,23 @@
 namespace humus::interp::codegen {
 
 using rt::Value;
+// The engine's code objects and instruction set, which the generator makes.
+using engine::BlockCodeImpl;
+using engine::CaptureSource;
+using engine::CodeArena;
+using engine::CompiledUnit;
+using engine::CompileWarning;
+using engine::GlobalUse;
+using engine::GroupPlan;
+using engine::Instr;
+using engine::kDropAll;
+using engine::kMaxOperand;
+using engine::kMaxSpread;
+using engine::LambdaCode;
+using engine::Op;
+using engine::Proto;
+using engine::TagSwitch;
+using engine::TopStmt;
 
 enum class Mode : uint8_t { Value, Stmt, Behavior };
 

@@ -32,6 +32,14 @@
 
 namespace humus::interp {
 
+using engine::drop_field;
+using engine::ends_frame;
+using engine::Instr;
+using engine::kDropAll;
+using engine::kDropMask;
+using engine::Op;
+using engine::Proto;
+
 namespace {
 
 class Planner {

@@ -9,6 +9,6 @@
 
 namespace humus::interp {
 
-void plan_drops(Proto& p);
+void plan_drops(engine::Proto& p);
 
 }  // namespace humus::interp

@@ -14,6 +14,10 @@
 
 namespace humus::interp {
 
+using engine::Instr;
+using engine::Op;
+using engine::Proto;
+
 namespace {
 
 // Beyond this many bits of liveness (instructions x registers), a function

@@ -6,6 +6,6 @@
 
 namespace humus::interp {
 
-void plan_moves(Proto& p);
+void plan_moves(engine::Proto& p);
 
 }  // namespace humus::interp

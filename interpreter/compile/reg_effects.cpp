@@ -4,6 +4,12 @@
 
 namespace humus::interp {
 
+using engine::CaptureSource;
+using engine::Instr;
+using engine::Op;
+using engine::Proto;
+using engine::TagSwitch;
+
 namespace {
 
 void range(std::vector<uint32_t>& out, uint32_t from, uint32_t n) {

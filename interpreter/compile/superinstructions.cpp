@@ -17,6 +17,10 @@
 
 namespace humus::interp {
 
+using engine::Instr;
+using engine::Op;
+using engine::Proto;
+
 void fuse_instructions(Proto& p) {
   for (size_t i = 0; i + 1 < p.code.size(); ++i) {
     Instr& first = p.code[i];

@@ -7,6 +7,6 @@
 
 namespace humus::interp {
 
-void fuse_instructions(Proto& p);
+void fuse_instructions(engine::Proto& p);
 
 }  // namespace humus::interp

@@ -19,7 +19,7 @@ std::string code_of(const std::string& source) {
   humus::interp::Interpreter interp(o);
   auto* unit = interp.load(std::make_shared<humus::ast::Source>(humus::ast::Source{"test.hum", source}));
   REQUIRE(unit != nullptr);
-  return humus::interp::disassemble(*unit);
+  return humus::engine::disassemble(*unit);
 }
 
 bool has(const std::string& text, const std::string& line) { return text.find(line) != std::string::npos; }
@@ -79,9 +79,9 @@ TEST_CASE("alternatives that begin (name, #tag, ...) take the subject apart once
 }
 
 TEST_CASE("two moves into neighbouring registers become one MOVE2") {
-  using humus::interp::Instr;
-  using humus::interp::Op;
-  humus::interp::Proto p;
+  using humus::engine::Instr;
+  using humus::engine::Op;
+  humus::engine::Proto p;
   p.code = {Instr{Op::MOVE, 1, 4, 0, 0}, Instr{Op::MOVE, 0, 5, 1, 0},   // fused: x says which are moves
             Instr{Op::MOVE, 0, 6, 2, 0}, Instr{Op::MOVE, 0, 7, 6, 0},   // not: the second reads the first's
             Instr{Op::MOVE, 0, 9, 3, 0}, Instr{Op::MOVE, 0, 11, 3, 0},  // not: not neighbours
@@ -95,9 +95,9 @@ TEST_CASE("two moves into neighbouring registers become one MOVE2") {
 }
 
 TEST_CASE("a sum, difference or remainder tested at once becomes one instruction") {
-  using humus::interp::Instr;
-  using humus::interp::Op;
-  humus::interp::Proto p;
+  using humus::engine::Instr;
+  using humus::engine::Op;
+  humus::engine::Proto p;
   p.code = {Instr{Op::SUB, 0, 4, 3, 2},  Instr{Op::JNEQ, 0, 0, 4, 1},     // fused
             Instr{Op::ADD, 1, 4, 3, 0},  Instr{Op::JNEQ, 0, 4, 0, 1},     // fused: the JNEQ's a and b swapped
             Instr{Op::ADD, 0, 4, 3, 2},  Instr{Op::JNEQ, 0, 0, 5, 1},     // not: the JNEQ compares other registers
