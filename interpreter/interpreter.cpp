@@ -89,7 +89,7 @@ engine::CompiledUnit* Interpreter::load_capped(ast::SourcePtr source, Outcome* o
     return nullptr;
   };
   std::unique_ptr<engine::CompiledUnit> unit;
-  std::optional<CompileError> compile_error;
+  std::optional<compile::CompileError> compile_error;
   if (how.mode == ScriptMode::Statements && !source->library && !incomplete) {
     // Each statement is compiled as soon as it is parsed, and its syntax
     // tree freed: a script's whole tree never exists at once (300,000 DEFs
@@ -97,13 +97,13 @@ engine::CompiledUnit* Interpreter::load_capped(ast::SourcePtr source, Outcome* o
     // over a compile error, as when all was parsed first. (Not for the
     // REPL's input, which may be incomplete and read again with more lines:
     // its statements would be compiled again.)
-    UnitCompiler uc(source, runtime_->globals(), arena_, how.keep_code);
+    compile::UnitCompiler uc(source, runtime_->globals(), arena_, how.keep_code);
     parse::ParseResult parsed = parse::parse_program_each(source, [&](ast::StmtPtr s) {
       if (how.each) (*how.each)(*s);
       if (compile_error) return;
       try {
         uc.add(*s);
-      } catch (const CompileError& e) {
+      } catch (const compile::CompileError& e) {
         compile_error = e;
       }
     });
@@ -114,10 +114,10 @@ engine::CompiledUnit* Interpreter::load_capped(ast::SourcePtr source, Outcome* o
     if (!parsed.program) return syntax_error(*parsed.error);
     if (how.each)
       for (const auto& st : parsed.program->stmts) (*how.each)(*st);
-    if (how.mode == ScriptMode::OneBlock) parsed.program = as_one_block(std::move(*parsed.program));
+    if (how.mode == ScriptMode::OneBlock) parsed.program = compile::as_one_block(std::move(*parsed.program));
     try {
-      unit = compile_program(*parsed.program, runtime_->globals(), arena_);
-    } catch (const CompileError& e) {
+      unit = compile::compile_program(*parsed.program, runtime_->globals(), arena_);
+    } catch (const compile::CompileError& e) {
       compile_error = e;
     }
   }

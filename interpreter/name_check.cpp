@@ -28,7 +28,7 @@ bool Interpreter::imported_names(const std::vector<std::string>& imports, const 
       if (s->kind == ast::StmtKind::Import)
         inner.push_back(s->name);
       else
-        for (const auto& [bound, loc] : statement_binders(*s)) defined.insert(bound);
+        for (const auto& [bound, loc] : compile::statement_binders(*s)) defined.insert(bound);
     }
     if (!imported_names(inner, found->dir, defined, seen)) return false;
   }

@@ -9,7 +9,7 @@
 #include "interpreter/engine/fast_builtins.hpp"
 #include "runtime/builtins/functions.hpp"
 
-namespace humus::interp::codegen {
+namespace humus::compile::codegen {
 
 // f(a, b) of a global that holds a built-in computed in place (add, less, ...).
 bool Compiler::builtin_call(Fn& fn, const ast::Expr& e, uint32_t dst) {
@@ -199,4 +199,4 @@ void Compiler::call(Fn& fn, const ast::Expr& e, CallAs how, uint32_t dst, uint8_
   }
 }
 
-}  // namespace humus::interp::codegen
+}  // namespace humus::compile::codegen

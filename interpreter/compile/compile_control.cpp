@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <functional>
 
-namespace humus::interp::codegen {
+namespace humus::compile::codegen {
 
 // LET eq IN body, for expr, tail and stmt_expr alike: body() compiles the
 // body in the scope of eq's names.
@@ -419,4 +419,4 @@ bool Compiler::effect(Fn& fn, const ast::Stmt& s, bool is_tail, bool lone) {
   error(s.loc, "internal error: not an effect statement");
 }
 
-}  // namespace humus::interp::codegen
+}  // namespace humus::compile::codegen

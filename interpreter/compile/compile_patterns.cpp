@@ -6,7 +6,7 @@
 
 #include "interpreter/engine/fast_builtins.hpp"
 
-namespace humus::interp::codegen {
+namespace humus::compile::codegen {
 
 void Compiler::bind_name(Fn& fn, const std::string& name, uint32_t src, bool owned, ast::Loc l, Binders& b) {
   if (b.preset) {
@@ -299,4 +299,4 @@ void Compiler::check_unique(const ast::Pattern& p, const ast::Pattern* other) {
     if (seen.count(name)) error(loc, "'" + name + "' is bound on both sides of this equation");
 }
 
-}  // namespace humus::interp::codegen
+}  // namespace humus::compile::codegen

@@ -8,7 +8,7 @@
 
 #include "interpreter/compile/compiler_impl.hpp"
 
-namespace humus::interp::codegen {
+namespace humus::compile::codegen {
 
 // ------------------------------------------------------------ emitting
 
@@ -153,9 +153,9 @@ std::unique_ptr<TopStmt> Compiler::top(const ast::Stmt& s) {
   return t;
 }
 
-}  // namespace humus::interp::codegen
+}  // namespace humus::compile::codegen
 
-namespace humus::interp {
+namespace humus::compile {
 
 struct UnitCompiler::Impl {
   Impl(ast::SourcePtr source, rt::Globals& globals, engine::CodeArena& code_arena, bool keep)
@@ -214,4 +214,4 @@ std::unique_ptr<engine::CompiledUnit> compile_program(ast::Program& program, rt:
   return uc.finish();
 }
 
-}  // namespace humus::interp
+}  // namespace humus::compile

@@ -14,7 +14,7 @@
 #include "interpreter/engine/program.hpp"
 #include "runtime/globals.hpp"
 
-namespace humus::interp {
+namespace humus::compile {
 
 // Compiles a unit one top-level statement at a time, as the parser delivers
 // them (so that a big script's syntax trees never all exist at once): add()
@@ -42,4 +42,4 @@ class UnitCompiler {
 std::unique_ptr<engine::CompiledUnit> compile_program(ast::Program& program, rt::Globals& globals,
                                                       engine::CodeArena& arena);
 
-}  // namespace humus::interp
+}  // namespace humus::compile

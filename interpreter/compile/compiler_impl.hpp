@@ -41,7 +41,7 @@
 #include "interpreter/compile/dataflow.hpp"
 #include "runtime/symbols.hpp"
 
-namespace humus::interp::codegen {
+namespace humus::compile::codegen {
 
 using rt::Value;
 // The engine's code objects and instruction set, which the generator makes.
@@ -370,4 +370,4 @@ class Compiler {
   std::unordered_map<std::string, size_t> read_names_;         // index in global_reads of each global read
 };
 
-}  // namespace humus::interp::codegen
+}  // namespace humus::compile::codegen

@@ -30,7 +30,7 @@
 
 #include "interpreter/compile/reg_effects.hpp"
 
-namespace humus::interp {
+namespace humus::compile {
 
 using engine::drop_field;
 using engine::ends_frame;
@@ -178,4 +178,4 @@ class Planner {
 
 void plan_drops(Proto& p) { Planner(p).run(); }
 
-}  // namespace humus::interp
+}  // namespace humus::compile

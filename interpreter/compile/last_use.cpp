@@ -12,7 +12,7 @@
 
 #include "interpreter/compile/reg_effects.hpp"
 
-namespace humus::interp {
+namespace humus::compile {
 
 using engine::Instr;
 using engine::Op;
@@ -74,4 +74,4 @@ void plan_moves(Proto& p) {
   }
 }
 
-}  // namespace humus::interp
+}  // namespace humus::compile

@@ -12,7 +12,7 @@
 
 #include "interpreter/engine/proto.hpp"
 
-namespace humus::interp {
+namespace humus::compile {
 
 struct RegEffects {
   std::vector<uint32_t> reads, writes, empties;
@@ -76,4 +76,4 @@ class RegSet {
   std::vector<uint64_t> words_;
 };
 
-}  // namespace humus::interp
+}  // namespace humus::compile

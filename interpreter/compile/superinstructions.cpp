@@ -15,7 +15,7 @@
 
 #include <utility>
 
-namespace humus::interp {
+namespace humus::compile {
 
 using engine::Instr;
 using engine::Op;
@@ -52,4 +52,4 @@ void fuse_instructions(Proto& p) {
   }
 }
 
-}  // namespace humus::interp
+}  // namespace humus::compile
