@@ -57,16 +57,17 @@ Interpreter::~Interpreter() {
   runtime_.reset();
 }
 
-CompiledUnit* Interpreter::load(ast::SourcePtr source, Outcome* outcome, bool* incomplete, ScriptMode mode) {
+engine::CompiledUnit* Interpreter::load(ast::SourcePtr source, Outcome* outcome, bool* incomplete, ScriptMode mode) {
   return load_with(std::move(source), outcome, incomplete, LoadHow{mode});
 }
 
-CompiledUnit* Interpreter::check(ast::SourcePtr source, Outcome* outcome,
-                                 const std::function<void(const ast::Stmt&)>& each) {
+engine::CompiledUnit* Interpreter::check(ast::SourcePtr source, Outcome* outcome,
+                                         const std::function<void(const ast::Stmt&)>& each) {
   return load_with(std::move(source), outcome, nullptr, LoadHow{ScriptMode::Statements, false, each ? &each : nullptr});
 }
 
-CompiledUnit* Interpreter::load_with(ast::SourcePtr source, Outcome* outcome, bool* incomplete, const LoadHow& how) {
+engine::CompiledUnit* Interpreter::load_with(ast::SourcePtr source, Outcome* outcome, bool* incomplete,
+                                             const LoadHow& how) {
   if (incomplete) *incomplete = false;
   // Compiling counts towards --max-memory, and running out of memory
   // while at it is an error of this load, not an abort.
@@ -88,15 +89,16 @@ CompiledUnit* Interpreter::load_with(ast::SourcePtr source, Outcome* outcome, bo
   return nullptr;
 }
 
-CompiledUnit* Interpreter::load_capped(ast::SourcePtr source, Outcome* outcome, bool* incomplete, const LoadHow& how) {
-  auto syntax_error = [&](const parse::Diagnostic& d) -> CompiledUnit* {
+engine::CompiledUnit* Interpreter::load_capped(ast::SourcePtr source, Outcome* outcome, bool* incomplete,
+                                               const LoadHow& how) {
+  auto syntax_error = [&](const parse::Diagnostic& d) -> engine::CompiledUnit* {
     if (incomplete) *incomplete = d.incomplete;
     report_source_diagnostic(*source, d.loc, "error", d.message);
     if (outcome) *outcome = Outcome::SyntaxError;
     return nullptr;
   };
-  std::unique_ptr<CompiledUnit> unit;
-  std::optional<CompileError> compile_error;
+  std::unique_ptr<engine::CompiledUnit> unit;
+  std::optional<compile::CompileError> compile_error;
   if (how.mode == ScriptMode::Statements && !source->library && !incomplete) {
     // Each statement is compiled as soon as it is parsed, and its syntax
     // tree freed: a script's whole tree never exists at once (300,000 DEFs
@@ -104,13 +106,13 @@ CompiledUnit* Interpreter::load_capped(ast::SourcePtr source, Outcome* outcome, 
     // over a compile error, as when all was parsed first. (Not for the
     // REPL's input, which may be incomplete and read again with more lines:
     // its statements would be compiled again.)
-    UnitCompiler uc(source, runtime_->globals(), arena_, how.keep_code);
+    compile::UnitCompiler uc(source, runtime_->globals(), arena_, how.keep_code);
     parse::ParseResult parsed = parse::parse_program_each(source, [&](ast::StmtPtr s) {
       if (how.each) (*how.each)(*s);
       if (compile_error) return;
       try {
         uc.add(*s);
-      } catch (const CompileError& e) {
+      } catch (const compile::CompileError& e) {
         compile_error = e;
       }
     });
@@ -121,10 +123,10 @@ CompiledUnit* Interpreter::load_capped(ast::SourcePtr source, Outcome* outcome, 
     if (!parsed.program) return syntax_error(*parsed.error);
     if (how.each)
       for (const auto& st : parsed.program->stmts) (*how.each)(*st);
-    if (how.mode == ScriptMode::OneBlock) parsed.program = as_one_block(std::move(*parsed.program));
+    if (how.mode == ScriptMode::OneBlock) parsed.program = compile::as_one_block(std::move(*parsed.program));
     try {
-      unit = compile_program(*parsed.program, runtime_->globals(), arena_);
-    } catch (const CompileError& e) {
+      unit = compile::compile_program(*parsed.program, runtime_->globals(), arena_);
+    } catch (const compile::CompileError& e) {
       compile_error = e;
     }
   }
@@ -135,7 +137,7 @@ CompiledUnit* Interpreter::load_capped(ast::SourcePtr source, Outcome* outcome, 
   }
   for (const auto& w : unit->warnings)
     if (!silenced_.count(w.kind)) report_source_diagnostic(*source, w.loc, "warning", w.message);
-  CompiledUnit* raw = unit.get();
+  engine::CompiledUnit* raw = unit.get();
   arena_.keep(std::move(unit));
   {
     std::lock_guard lock(sources_->mutex);
@@ -164,7 +166,8 @@ std::string Interpreter::unhandled_note() const {
          " not handled (run with -W to see which)\n";
 }
 
-Interpreter::Outcome Interpreter::run(const CompiledUnit& unit, const std::function<void(const rt::Value&)>& on_value) {
+Interpreter::Outcome Interpreter::run(const engine::CompiledUnit& unit,
+                                      const std::function<void(const rt::Value&)>& on_value) {
   Outcome result = Outcome::Ok;
   for (const auto& t : unit.stmts) {
     check_failed_ = false;
@@ -183,7 +186,7 @@ Interpreter::Outcome Interpreter::run(const CompiledUnit& unit, const std::funct
 
 Interpreter::Outcome Interpreter::run_source(ast::SourcePtr source, ScriptMode mode) {
   Outcome outcome;
-  CompiledUnit* unit = load(std::move(source), &outcome, nullptr, mode);
+  engine::CompiledUnit* unit = load(std::move(source), &outcome, nullptr, mode);
   if (!unit) return outcome;
   return run(*unit);
 }
@@ -263,14 +266,14 @@ void Interpreter::set_import_root(const std::string& dir) {
   if (ec) import_root_.clear();
 }
 
-std::string Interpreter::import_dir(const CompiledUnit& unit) const {
+std::string Interpreter::import_dir(const engine::CompiledUnit& unit) const {
   if (auto it = module_dirs_.find(unit.source.get()); it != module_dirs_.end()) return it->second;
   return unit.source ? folder_of(unit.source->name) : "";
 }
 
 // A top-level statement is a message-event of its own, with no actor: its
 // effects commit when it succeeds and vanish when it fails.
-Interpreter::Outcome Interpreter::run_stmt(const CompiledUnit& unit, const TopStmt& t,
+Interpreter::Outcome Interpreter::run_stmt(const engine::CompiledUnit& unit, const engine::TopStmt& t,
                                            const std::function<void(const rt::Value&)>& on_value) {
   try {
     return run_stmt_body(unit, t, on_value);
@@ -283,9 +286,9 @@ Interpreter::Outcome Interpreter::run_stmt(const CompiledUnit& unit, const TopSt
   }
 }
 
-Interpreter::Outcome Interpreter::run_stmt_body(const CompiledUnit& unit, const TopStmt& t,
+Interpreter::Outcome Interpreter::run_stmt_body(const engine::CompiledUnit& unit, const engine::TopStmt& t,
                                                 const std::function<void(const rt::Value&)>& on_value) {
-  if (t.kind == TopStmt::Kind::Import) {
+  if (t.kind == engine::TopStmt::Kind::Import) {
     // Effects already committed by earlier statements stay; the module runs
     // its own statements (each its own transaction) before the next one.
     return import_at(t.import, import_dir(unit), &t.source_loc);
@@ -307,22 +310,22 @@ Interpreter::Outcome Interpreter::run_stmt_body(const CompiledUnit& unit, const 
   try {
     {
       rt::memory::CapScope capped(runtime_->limit_flag());  // --max-memory holds within the statement, not its commit
-      if (t.kind == TopStmt::Kind::Define) {
-        runtime_->globals().set(t.slot, function_value(*t.function));
-      } else if (t.kind == TopStmt::Kind::Value) {
-        rt::Value v = run_top(*t.proto, t.proto->entry_value, cx);
+      if (t.kind == engine::TopStmt::Kind::Define) {
+        runtime_->globals().set(t.slot, engine::function_value(*t.function));
+      } else if (t.kind == engine::TopStmt::Kind::Value) {
+        rt::Value v = engine::run_top(*t.proto, t.proto->entry_value, cx);
         if (v.is_block()) {
-          run_statement_value(std::move(v), t.source_loc, cx);
+          engine::run_statement_value(std::move(v), t.source_loc, cx);
         } else if (on_value) {
           on_value(v);
         } else if (!v.is_undefined()) {
           // Said without -W too: a script's statement that does nothing is a slip.
-          std::string message = "this statement's value is not a block, so it does nothing: " + describe(v, cx);
+          std::string message = "this statement's value is not a block, so it does nothing: " + engine::describe(v, cx);
           if (v.is_symbol()) message += "; a comment starts with '#' and a space";
           runtime_->report_warning(t.source_loc, message, true);
         }
       } else {
-        run_top(*t.proto, t.proto->entry_stmt, cx);
+        engine::run_top(*t.proto, t.proto->entry_stmt, cx);
       }
     }
     runtime_->end_outside(cx, nullptr, t.source_loc);

@@ -44,19 +44,19 @@ class Interpreter {
 
   // Parses and compiles; on failure reports the diagnostic and returns null.
   // `incomplete`, when given, is set for input that ends inside an open construct.
-  CompiledUnit* load(ast::SourcePtr source, Outcome* outcome = nullptr, bool* incomplete = nullptr,
-                     ScriptMode mode = ScriptMode::Statements);
+  engine::CompiledUnit* load(ast::SourcePtr source, Outcome* outcome = nullptr, bool* incomplete = nullptr,
+                             ScriptMode mode = ScriptMode::Statements);
   // The same for the diagnostics only (humus --check, the language server):
   // each statement's code is dropped once compiled, so the unit has no code
   // to run, only its IMPORTs and names for check_names. `each` sees every
   // top-level statement as it is parsed, even after a compile error.
-  CompiledUnit* check(ast::SourcePtr source, Outcome* outcome = nullptr,
-                      const std::function<void(const ast::Stmt&)>& each = {});
+  engine::CompiledUnit* check(ast::SourcePtr source, Outcome* outcome = nullptr,
+                              const std::function<void(const ast::Stmt&)>& each = {});
   // Runs the unit's top-level statements in order, stopping at the first that
   // fails. `on_value`, when set, receives the value of every expression
   // statement that is not a block (the REPL prints them); without it such a
   // value is ignored, as in a script (-W reports it).
-  Outcome run(const CompiledUnit& unit, const std::function<void(const rt::Value&)>& on_value = {});
+  Outcome run(const engine::CompiledUnit& unit, const std::function<void(const rt::Value&)>& on_value = {});
   // Loads and runs a whole source (the `humus FILE` path, without waiting).
   Outcome run_source(ast::SourcePtr source, ScriptMode mode = ScriptMode::Statements);
 
@@ -70,7 +70,7 @@ class Interpreter {
   // once is left to the runtime error, which says the same). When an IMPORT
   // cannot be read ahead (missing, refused, malformed), nothing is checked:
   // the run reports that.
-  bool check_names(const CompiledUnit& unit, bool as_errors);
+  bool check_names(const engine::CompiledUnit& unit, bool as_errors);
 
   // The line a run without -W ends with when messages were dropped
   // unhandled ("humus: warning: 2 messages were not handled (run with -W to
@@ -125,8 +125,9 @@ class Interpreter {
   void wait_idle() { runtime_->wait_idle(); }
 
  private:
-  Outcome run_stmt(const CompiledUnit& unit, const TopStmt& t, const std::function<void(const rt::Value&)>& on_value);
-  Outcome run_stmt_body(const CompiledUnit& unit, const TopStmt& t,
+  Outcome run_stmt(const engine::CompiledUnit& unit, const engine::TopStmt& t,
+                   const std::function<void(const rt::Value&)>& on_value);
+  Outcome run_stmt_body(const engine::CompiledUnit& unit, const engine::TopStmt& t,
                         const std::function<void(const rt::Value&)>& on_value);
   // IMPORT with the location of the statement (null for hosts' imports).
   Outcome import_at(const std::string& name, const std::string& from_dir, const rt::SourceLoc* loc);
@@ -135,14 +136,14 @@ class Interpreter {
     bool keep_code = true;
     const std::function<void(const ast::Stmt&)>* each = nullptr;
   };
-  CompiledUnit* load_with(ast::SourcePtr source, Outcome* outcome, bool* incomplete, const LoadHow& how);
-  CompiledUnit* load_capped(ast::SourcePtr source, Outcome* outcome, bool* incomplete, const LoadHow& how);
+  engine::CompiledUnit* load_with(ast::SourcePtr source, Outcome* outcome, bool* incomplete, const LoadHow& how);
+  engine::CompiledUnit* load_capped(ast::SourcePtr source, Outcome* outcome, bool* incomplete, const LoadHow& how);
   // The rules an IMPORT statement (or, `statement` false, a host) imports by.
   ImportRules import_rules(bool statement) const;
   // The folder IMPORT statements may not leave: the first script's.
   void set_import_root(const std::string& dir);
   // The folder a unit's relative IMPORTs start from.
-  std::string import_dir(const CompiledUnit& unit) const;
+  std::string import_dir(const engine::CompiledUnit& unit) const;
   // Adds to `defined` what the modules `imports` (relative to `dir`) would
   // define, recursively; false when one of them cannot be read ahead.
   bool imported_names(const std::vector<std::string>& imports, const std::string& dir,
@@ -159,7 +160,7 @@ class Interpreter {
   };
   std::shared_ptr<SourceTable> sources_ = std::make_shared<SourceTable>();
   std::unique_ptr<rt::Runtime> runtime_;
-  CodeArena arena_;
+  engine::CodeArena arena_;
   rt::Context top_;                                             // the context of top-level statements
   std::set<std::string> imported_;                              // canonical paths of modules run (or running)
   std::vector<std::pair<std::string, std::string>> importing_;  // (canonical, shown) being run, for cycles

@@ -28,21 +28,21 @@ bool Interpreter::imported_names(const std::vector<std::string>& imports, const 
       if (s->kind == ast::StmtKind::Import)
         inner.push_back(s->name);
       else
-        for (const auto& [bound, loc] : statement_binders(*s)) defined.insert(bound);
+        for (const auto& [bound, loc] : compile::statement_binders(*s)) defined.insert(bound);
     }
     if (!imported_names(inner, found->dir, defined, seen)) return false;
   }
   return true;
 }
 
-std::vector<NameProblem> undefined_names(const CompiledUnit& unit, const std::unordered_set<std::string>& defined,
-                                         bool errors) {
+std::vector<NameProblem> undefined_names(const engine::CompiledUnit& unit,
+                                         const std::unordered_set<std::string>& defined, bool errors) {
   std::vector<std::string> candidates;
   for (const std::string& name : defined)
     if (!rt::Globals::is_internal(name)) candidates.push_back(name);
   std::vector<NameProblem> out;
   std::set<uint32_t> explained;  // lines where a hint explains the other names too
-  for (const GlobalUse& use : unit.global_reads) {
+  for (const engine::GlobalUse& use : unit.global_reads) {
     if (defined.count(use.name)) continue;
     if (!errors && use.immediate) continue;  // the runtime error says it, with the same suggestions
     const bool error = errors && use.immediate;
@@ -60,12 +60,12 @@ std::vector<NameProblem> undefined_names(const CompiledUnit& unit, const std::un
   return out;
 }
 
-bool Interpreter::check_names(const CompiledUnit& unit, bool as_errors) {
+bool Interpreter::check_names(const engine::CompiledUnit& unit, bool as_errors) {
   std::unordered_set<std::string> defined(unit.global_defs.begin(), unit.global_defs.end());
   for (const auto& [name, value] : runtime_->globals().bound()) defined.insert(name);
   std::vector<std::string> imports;
   for (const auto& t : unit.stmts)
-    if (t->kind == TopStmt::Kind::Import) imports.push_back(t->import);
+    if (t->kind == engine::TopStmt::Kind::Import) imports.push_back(t->import);
   if (!imports.empty()) {
     // The bound IMPORT statements of a script keep to (import_at sets the same).
     if (importing_.empty()) set_import_root(import_dir(unit));

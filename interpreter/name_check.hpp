@@ -29,7 +29,7 @@ struct NameProblem {
 // The names `unit` reads that are not in `defined`. With `errors` false
 // (input may still come that defines them: the REPL) every problem is a
 // warning, and names top-level code reads are left to the runtime error.
-std::vector<NameProblem> undefined_names(const CompiledUnit& unit, const std::unordered_set<std::string>& defined,
-                                         bool errors);
+std::vector<NameProblem> undefined_names(const engine::CompiledUnit& unit,
+                                         const std::unordered_set<std::string>& defined, bool errors);
 
 }  // namespace humus::interp

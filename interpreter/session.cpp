@@ -25,7 +25,9 @@ Session::Compiled Session::compile(ast::SourcePtr source, const Entry& how, bool
   return c;
 }
 
-Session::Outcome Session::run(const CompiledUnit& unit, const Entry& how) { return interp_.run(unit, how.on_value); }
+Session::Outcome Session::run(const engine::CompiledUnit& unit, const Entry& how) {
+  return interp_.run(unit, how.on_value);
+}
 
 Session::Outcome Session::enter(ast::SourcePtr source, const Entry& how) {
   Compiled c = compile(std::move(source), how);

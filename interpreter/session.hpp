@@ -61,16 +61,16 @@ class Session {
 
   // What compiling found.
   struct Compiled {
-    Outcome outcome = Outcome::Ok;  // SyntaxError, or CompileError (also for a name defined nowhere)
-    CompiledUnit* unit = nullptr;   // null unless the code compiled (it may still fail the name check)
-    bool incomplete = false;        // the input ended inside an open construct (the REPL reads on)
+    Outcome outcome = Outcome::Ok;         // SyntaxError, or CompileError (also for a name defined nowhere)
+    engine::CompiledUnit* unit = nullptr;  // null unless the code compiled (it may still fail the name check)
+    bool incomplete = false;               // the input ended inside an open construct (the REPL reads on)
   };
   // Parses, compiles and checks names. `want_incomplete` (the REPL):
   // input that ends inside an open construct is compiled as a whole, so
   // that it can be told apart (Compiled::incomplete) and read again.
   Compiled compile(ast::SourcePtr source, const Entry& how, bool want_incomplete = false);
   // Runs a compiled unit's top-level statements, in order.
-  Outcome run(const CompiledUnit& unit, const Entry& how);
+  Outcome run(const engine::CompiledUnit& unit, const Entry& how);
   // compile() then run(), the whole way in for a script, an eval or an IMPORT by a host.
   Outcome enter(ast::SourcePtr source, const Entry& how);
 

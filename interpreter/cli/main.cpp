@@ -397,7 +397,7 @@ int run(const Options& o, humus::ast::SourcePtr source) {
       entry.names = Session::Names::Unchecked;
       Session::Compiled c = session.compile(source, entry);
       finish(c.unit ? Session::Outcome::Ok : c.outcome);
-      if (c.unit) humus::cli::write_stdout(humus::interp::disassemble(*c.unit));
+      if (c.unit) humus::cli::write_stdout(humus::engine::disassemble(*c.unit));
       return;
     }
     // --check loads the prelude too: the script's names are checked against it.

@@ -9,14 +9,14 @@
 #include "interpreter/engine/fast_builtins.hpp"
 #include "runtime/builtins/functions.hpp"
 
-namespace humus::interp::codegen {
+namespace humus::compile::codegen {
 
 // f(a, b) of a global that holds a built-in computed in place (add, less, ...).
 bool Compiler::builtin_call(Fn& fn, const ast::Expr& e, uint32_t dst) {
   if (e.callee->kind != ast::ExprKind::Var || !e.argument || e.argument->kind != ast::ExprKind::Tuple ||
       e.argument->elements.size() != 2)
     return false;
-  const FastBuiltin* builtin = fast_builtin(e.callee->name);
+  const engine::FastBuiltin* builtin = engine::fast_builtin(e.callee->name);
   if (!builtin || resolve(fn, e.callee->name).kind != Resolved::Kind::Global) return false;
   Value now = globals_.get(globals_.slot(e.callee->name));
   if (!now.is(rt::ObjKind::Native)) return false;  // bound to something else: an ordinary call
@@ -199,4 +199,4 @@ void Compiler::call(Fn& fn, const ast::Expr& e, CallAs how, uint32_t dst, uint8_
   }
 }
 
-}  // namespace humus::interp::codegen
+}  // namespace humus::compile::codegen

@@ -6,7 +6,7 @@
 #include "interpreter/compile/last_use.hpp"
 #include "interpreter/compile/superinstructions.hpp"
 
-namespace humus::interp::codegen {
+namespace humus::compile::codegen {
 
 // Once a Proto's code is whole: last reads become moves, then each end of a
 // frame learns which registers it must release, then pairs of moves are
@@ -207,4 +207,4 @@ void Compiler::group(Fn& fn, const std::vector<FunctionBinding>& fbs, const std:
   emit(fn, Op::GROUP, l, 0, uint32_t(fn.proto->more().groups.size() - 1));
 }
 
-}  // namespace humus::interp::codegen
+}  // namespace humus::compile::codegen

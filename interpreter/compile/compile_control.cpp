@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <functional>
 
-namespace humus::interp::codegen {
+namespace humus::compile::codegen {
 
 // The one walk (Dest): LET ... IN, IF and CASE are taken apart here for
 // every destination; anything else is a leaf, compiled for its kind of
@@ -440,4 +440,4 @@ bool Compiler::effect(Fn& fn, const ast::Stmt& s, bool is_tail, bool lone) {
   error(s.loc, "internal error: not an effect statement");
 }
 
-}  // namespace humus::interp::codegen
+}  // namespace humus::compile::codegen

@@ -6,11 +6,11 @@
 
 #include "grammar/ast.hpp"
 
-namespace humus::interp {
+namespace humus::compile {
 
 struct CompileError {
   ast::Loc loc;
   std::string message;
 };
 
-}  // namespace humus::interp
+}  // namespace humus::compile

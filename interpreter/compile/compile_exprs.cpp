@@ -7,7 +7,7 @@
 #include "runtime/integer.hpp"
 #include "runtime/str.hpp"
 
-namespace humus::interp::codegen {
+namespace humus::compile::codegen {
 
 // Boxed constants (big integers, strings, folded tuples) are pinned: shared
 // by every event without reference counting, freed with the runtime.
@@ -148,4 +148,4 @@ void Compiler::expr_value(Fn& fn, const ast::Expr& e, uint32_t dst) {
   error(e.loc, "internal error: unknown expression");
 }
 
-}  // namespace humus::interp::codegen
+}  // namespace humus::compile::codegen

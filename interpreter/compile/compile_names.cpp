@@ -2,7 +2,7 @@
 // function itself, a sibling or a global; and loading its value.
 #include "interpreter/compile/compiler_impl.hpp"
 
-namespace humus::interp::codegen {
+namespace humus::compile::codegen {
 
 Resolved Compiler::resolve(Fn& fn, const std::string& name) {
   for (auto it = fn.scopes.rbegin(); it != fn.scopes.rend(); ++it) {
@@ -79,4 +79,4 @@ void Compiler::load(Fn& fn, const std::string& name, uint32_t dst, ast::Loc l) {
   }
 }
 
-}  // namespace humus::interp::codegen
+}  // namespace humus::compile::codegen

@@ -6,7 +6,7 @@
 
 #include "interpreter/engine/fast_builtins.hpp"
 
-namespace humus::interp::codegen {
+namespace humus::compile::codegen {
 
 void Compiler::bind_name(Fn& fn, const std::string& name, uint32_t src, bool owned, ast::Loc l, Binders& b) {
   if (b.preset) {
@@ -156,7 +156,7 @@ bool Compiler::comparison_test(Fn& fn, const ast::Pattern& side, const ast::Patt
       e.argument->kind != ast::ExprKind::Tuple || e.argument->elements.size() != 2)
     return false;
   if (resolve(fn, e.callee->name).kind != Resolved::Kind::Global) return false;
-  const FastBuiltin* builtin = fast_builtin(e.callee->name);
+  const engine::FastBuiltin* builtin = engine::fast_builtin(e.callee->name);
   if (!builtin || !builtin->test) return false;
   Value now = globals_.get(globals_.slot(e.callee->name));
   if (!now.is(rt::ObjKind::Native)) return false;  // bound to something else: an ordinary call
@@ -299,4 +299,4 @@ void Compiler::check_unique(const ast::Pattern& p, const ast::Pattern* other) {
     if (seen.count(name)) error(loc, "'" + name + "' is bound on both sides of this equation");
 }
 
-}  // namespace humus::interp::codegen
+}  // namespace humus::compile::codegen

@@ -2,7 +2,7 @@
 // wrong number of arguments (judged once every DEF is known), a statement that does nothing.
 #include "interpreter/compile/compiler_impl.hpp"
 
-namespace humus::interp::codegen {
+namespace humus::compile::codegen {
 
 void Compiler::warn_rebinding(const Fn& fn, const ast::Pattern& p) {
   for (const auto& [name, loc] : pattern_binders(p))
@@ -108,4 +108,4 @@ void Compiler::warn_not_a_block(const ast::Expr& e) {
   warn(e.loc, std::move(message));
 }
 
-}  // namespace humus::interp::codegen
+}  // namespace humus::compile::codegen

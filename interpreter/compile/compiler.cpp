@@ -8,7 +8,7 @@
 
 #include "interpreter/compile/compiler_impl.hpp"
 
-namespace humus::interp::codegen {
+namespace humus::compile::codegen {
 
 // ------------------------------------------------------------ emitting
 
@@ -153,29 +153,29 @@ std::unique_ptr<TopStmt> Compiler::top(const ast::Stmt& s) {
   return t;
 }
 
-}  // namespace humus::interp::codegen
+}  // namespace humus::compile::codegen
 
-namespace humus::interp {
+namespace humus::compile {
 
 struct UnitCompiler::Impl {
-  Impl(ast::SourcePtr source, rt::Globals& globals, CodeArena& code_arena, bool keep)
+  Impl(ast::SourcePtr source, rt::Globals& globals, engine::CodeArena& code_arena, bool keep)
       : c(source, globals, code_arena), arena(code_arena), keep_code(keep) {
     arena.keep(source);
-    unit = std::make_unique<CompiledUnit>();
+    unit = std::make_unique<engine::CompiledUnit>();
     unit->source = std::move(source);
   }
   codegen::Compiler c;
-  std::unique_ptr<CompiledUnit> unit;
-  CodeArena& arena;
+  std::unique_ptr<engine::CompiledUnit> unit;
+  engine::CodeArena& arena;
   bool keep_code;
 };
 
-UnitCompiler::UnitCompiler(ast::SourcePtr source, rt::Globals& globals, CodeArena& arena, bool keep_code)
+UnitCompiler::UnitCompiler(ast::SourcePtr source, rt::Globals& globals, engine::CodeArena& arena, bool keep_code)
     : impl_(std::make_unique<Impl>(std::move(source), globals, arena, keep_code)) {}
 UnitCompiler::~UnitCompiler() = default;
 
 void UnitCompiler::add(const ast::Stmt& s) {
-  const CodeArena::Mark mark = impl_->arena.mark();
+  const engine::CodeArena::Mark mark = impl_->arena.mark();
   impl_->c.note_definitions(s);
   auto t = impl_->c.top(s);
   // The maps keyed by this statement's nodes must go before it does (the
@@ -186,13 +186,13 @@ void UnitCompiler::add(const ast::Stmt& s) {
   } else {
     // Nothing made at compile time refers to code (closures are made by
     // instructions when the code runs), so the statement's code can go.
-    if (t->kind == TopStmt::Kind::Import) impl_->unit->stmts.push_back(std::move(t));
+    if (t->kind == engine::TopStmt::Kind::Import) impl_->unit->stmts.push_back(std::move(t));
     t.reset();
     impl_->arena.drop_since(mark);
   }
 }
 
-std::unique_ptr<CompiledUnit> UnitCompiler::finish() {
+std::unique_ptr<engine::CompiledUnit> UnitCompiler::finish() {
   codegen::Compiler& c = impl_->c;
   c.finish_arity();
   auto unit = std::move(impl_->unit);
@@ -202,7 +202,8 @@ std::unique_ptr<CompiledUnit> UnitCompiler::finish() {
   return unit;
 }
 
-std::unique_ptr<CompiledUnit> compile_program(ast::Program& program, rt::Globals& globals, CodeArena& arena) {
+std::unique_ptr<engine::CompiledUnit> compile_program(ast::Program& program, rt::Globals& globals,
+                                                      engine::CodeArena& arena) {
   UnitCompiler uc(program.source, globals, arena);
   for (auto& s : program.stmts) {
     uc.add(*s);
@@ -213,4 +214,4 @@ std::unique_ptr<CompiledUnit> compile_program(ast::Program& program, rt::Globals
   return uc.finish();
 }
 
-}  // namespace humus::interp
+}  // namespace humus::compile

@@ -14,7 +14,7 @@
 #include "interpreter/engine/program.hpp"
 #include "runtime/globals.hpp"
 
-namespace humus::interp {
+namespace humus::compile {
 
 // Compiles a unit one top-level statement at a time, as the parser delivers
 // them (so that a big script's syntax trees never all exist at once): add()
@@ -25,12 +25,12 @@ namespace humus::interp {
 // keeps its IMPORTs, names and warnings (humus --check, the language server).
 class UnitCompiler {
  public:
-  UnitCompiler(ast::SourcePtr source, rt::Globals& globals, CodeArena& arena, bool keep_code = true);
+  UnitCompiler(ast::SourcePtr source, rt::Globals& globals, engine::CodeArena& arena, bool keep_code = true);
   ~UnitCompiler();
   UnitCompiler(const UnitCompiler&) = delete;
   UnitCompiler& operator=(const UnitCompiler&) = delete;
   void add(const ast::Stmt& s);
-  std::unique_ptr<CompiledUnit> finish();
+  std::unique_ptr<engine::CompiledUnit> finish();
 
  private:
   struct Impl;
@@ -39,6 +39,7 @@ class UnitCompiler {
 
 // Compiles a whole parsed program (all or nothing: throws on the first error).
 // It frees each statement's syntax tree once compiled: `program` is used up.
-std::unique_ptr<CompiledUnit> compile_program(ast::Program& program, rt::Globals& globals, CodeArena& arena);
+std::unique_ptr<engine::CompiledUnit> compile_program(ast::Program& program, rt::Globals& globals,
+                                                      engine::CodeArena& arena);
 
-}  // namespace humus::interp
+}  // namespace humus::compile

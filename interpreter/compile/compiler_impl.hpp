@@ -41,9 +41,26 @@
 #include "interpreter/compile/dataflow.hpp"
 #include "runtime/symbols.hpp"
 
-namespace humus::interp::codegen {
+namespace humus::compile::codegen {
 
 using rt::Value;
+// The engine's code objects and instruction set, which the generator makes.
+using engine::BlockCodeImpl;
+using engine::CaptureSource;
+using engine::CodeArena;
+using engine::CompiledUnit;
+using engine::CompileWarning;
+using engine::GlobalUse;
+using engine::GroupPlan;
+using engine::Instr;
+using engine::kDropAll;
+using engine::kMaxOperand;
+using engine::kMaxSpread;
+using engine::LambdaCode;
+using engine::Op;
+using engine::Proto;
+using engine::TagSwitch;
+using engine::TopStmt;
 
 enum class Mode : uint8_t { Value, Stmt, Behavior };
 
@@ -378,4 +395,4 @@ class Compiler {
   std::unordered_map<std::string, size_t> read_names_;         // index in global_reads of each global read
 };
 
-}  // namespace humus::interp::codegen
+}  // namespace humus::compile::codegen

@@ -5,7 +5,7 @@
 
 #include "interpreter/compile/compile_error.hpp"
 
-namespace humus::interp {
+namespace humus::compile {
 
 namespace {
 
@@ -142,4 +142,4 @@ BlockPlan plan_block(const std::vector<ast::StmtPtr>& stmts) {
   return plan;
 }
 
-}  // namespace humus::interp
+}  // namespace humus::compile

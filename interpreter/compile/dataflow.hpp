@@ -17,7 +17,7 @@
 #include "grammar/ast.hpp"
 #include "interpreter/compile/scopes.hpp"
 
-namespace humus::interp {
+namespace humus::compile {
 
 using NameSet = std::unordered_set<std::string>;
 
@@ -45,4 +45,4 @@ struct BlockPlan {
 // Throws CompileError for a name bound twice in the block or a circular definition.
 BlockPlan plan_block(const std::vector<ast::StmtPtr>& stmts);
 
-}  // namespace humus::interp
+}  // namespace humus::compile

@@ -30,7 +30,15 @@
 
 #include "interpreter/compile/reg_effects.hpp"
 
-namespace humus::interp {
+namespace humus::compile {
+
+using engine::drop_field;
+using engine::ends_frame;
+using engine::Instr;
+using engine::kDropAll;
+using engine::kDropMask;
+using engine::Op;
+using engine::Proto;
 
 namespace {
 
@@ -170,4 +178,4 @@ class Planner {
 
 void plan_drops(Proto& p) { Planner(p).run(); }
 
-}  // namespace humus::interp
+}  // namespace humus::compile

@@ -7,8 +7,8 @@
 
 #include "interpreter/engine/proto.hpp"
 
-namespace humus::interp {
+namespace humus::compile {
 
-void plan_drops(Proto& p);
+void plan_drops(engine::Proto& p);
 
-}  // namespace humus::interp
+}  // namespace humus::compile

@@ -12,7 +12,11 @@
 
 #include "interpreter/compile/reg_effects.hpp"
 
-namespace humus::interp {
+namespace humus::compile {
+
+using engine::Instr;
+using engine::Op;
+using engine::Proto;
 
 namespace {
 
@@ -70,4 +74,4 @@ void plan_moves(Proto& p) {
   }
 }
 
-}  // namespace humus::interp
+}  // namespace humus::compile

@@ -4,8 +4,8 @@
 
 #include "interpreter/engine/proto.hpp"
 
-namespace humus::interp {
+namespace humus::compile {
 
-void plan_moves(Proto& p);
+void plan_moves(engine::Proto& p);
 
-}  // namespace humus::interp
+}  // namespace humus::compile

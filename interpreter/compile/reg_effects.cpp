@@ -2,7 +2,13 @@
 // read off the VM's handlers (engine/vm.cpp) and opcodes.hpp.
 #include "interpreter/compile/reg_effects.hpp"
 
-namespace humus::interp {
+namespace humus::compile {
+
+using engine::CaptureSource;
+using engine::Instr;
+using engine::Op;
+using engine::Proto;
+using engine::TagSwitch;
 
 namespace {
 
@@ -216,4 +222,4 @@ void reg_effects(const Proto& p, uint32_t i, RegEffects& e) {
   }
 }
 
-}  // namespace humus::interp
+}  // namespace humus::compile

@@ -12,7 +12,7 @@
 
 #include "interpreter/engine/proto.hpp"
 
-namespace humus::interp {
+namespace humus::compile {
 
 struct RegEffects {
   std::vector<uint32_t> reads, writes, empties;
@@ -31,13 +31,15 @@ struct RegEffects {
 };
 
 // A tail call in a function's value code (not statement code's TAILCALLST).
-inline bool is_value_tail_call(Op op) { return op == Op::TAILCALL || op == Op::TAILCALLD; }
+inline bool is_value_tail_call(engine::Op op) { return op == engine::Op::TAILCALL || op == engine::Op::TAILCALLD; }
 
 // The effects of instruction `i` of `p` (cleared first).
-void reg_effects(const Proto& p, uint32_t i, RegEffects& e);
+void reg_effects(const engine::Proto& p, uint32_t i, RegEffects& e);
 
 // A jump's target: relative to the next instruction (opcodes.hpp).
-inline uint32_t jump_target(const Proto& p, uint32_t i) { return uint32_t(int64_t(i) + 1 + int16_t(p.code[i].c)); }
+inline uint32_t jump_target(const engine::Proto& p, uint32_t i) {
+  return uint32_t(int64_t(i) + 1 + int16_t(p.code[i].c));
+}
 
 // A set of registers, one bit each.
 class RegSet {
@@ -74,4 +76,4 @@ class RegSet {
   std::vector<uint64_t> words_;
 };
 
-}  // namespace humus::interp
+}  // namespace humus::compile

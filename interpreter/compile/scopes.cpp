@@ -1,6 +1,6 @@
 #include "interpreter/compile/scopes.hpp"
 
-namespace humus::interp {
+namespace humus::compile {
 
 namespace {
 
@@ -191,4 +191,4 @@ void ScopeWalker::pattern_terms(const ast::Pattern& p) {
   for (const auto& e : p.elements) pattern_terms(*e);
 }
 
-}  // namespace humus::interp
+}  // namespace humus::compile

@@ -18,7 +18,7 @@
 
 #include "grammar/ast.hpp"
 
-namespace humus::interp {
+namespace humus::compile {
 
 using BoundNames = std::vector<std::pair<std::string, ast::Loc>>;
 
@@ -57,4 +57,4 @@ BoundNames pattern_binders(const ast::Pattern& p);
 // The names a block statement binds: CREATE's name, or its equation's binders.
 BoundNames statement_binders(const ast::Stmt& s);
 
-}  // namespace humus::interp
+}  // namespace humus::compile

@@ -2,7 +2,7 @@
 
 #include <utility>
 
-namespace humus::interp {
+namespace humus::compile {
 
 ast::Program as_one_block(ast::Program program) {
   std::vector<ast::StmtPtr> top;
@@ -23,4 +23,4 @@ ast::Program as_one_block(ast::Program program) {
   return program;
 }
 
-}  // namespace humus::interp
+}  // namespace humus::compile

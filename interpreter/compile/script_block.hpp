@@ -9,10 +9,10 @@
 
 #include "grammar/ast.hpp"
 
-namespace humus::interp {
+namespace humus::compile {
 
 // The program with its statements (IMPORTs apart) moved into one block
 // expression statement.
 ast::Program as_one_block(ast::Program program);
 
-}  // namespace humus::interp
+}  // namespace humus::compile

@@ -15,7 +15,11 @@
 
 #include <utility>
 
-namespace humus::interp {
+namespace humus::compile {
+
+using engine::Instr;
+using engine::Op;
+using engine::Proto;
 
 void fuse_instructions(Proto& p) {
   for (size_t i = 0; i + 1 < p.code.size(); ++i) {
@@ -48,4 +52,4 @@ void fuse_instructions(Proto& p) {
   }
 }
 
-}  // namespace humus::interp
+}  // namespace humus::compile

@@ -5,8 +5,8 @@
 
 #include "interpreter/engine/proto.hpp"
 
-namespace humus::interp {
+namespace humus::compile {
 
-void fuse_instructions(Proto& p);
+void fuse_instructions(engine::Proto& p);
 
-}  // namespace humus::interp
+}  // namespace humus::compile

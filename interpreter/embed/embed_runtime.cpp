@@ -60,7 +60,7 @@ class HostFunctionCode final : public rt::FunctionCode {
   bool run_behavior(const rt::Closure& self, const rt::Value& msg, rt::Context& cx) const override {
     rt::Value v = apply(self, msg, cx);
     if (!v.is_block()) return false;
-    interp::run_statement_value(std::move(v), loc, cx);
+    engine::run_statement_value(std::move(v), loc, cx);
     return true;
   }
 
@@ -309,7 +309,7 @@ struct __attribute__((visibility("hidden"))) Runtime::Impl {
       std::vector<rt::Value> values;  // f() is f(NIL); f(a, b) spreads as in Humus
       if (args.empty()) values.push_back(rt::Value::nil());
       for (const Value& a : args) values.push_back(to_rt(a));
-      r.value = to_public(interp::call_value(to_rt(fn), values.data(), uint32_t(values.size()), *cx, loc));
+      r.value = to_public(engine::call_value(to_rt(fn), values.data(), uint32_t(values.size()), *cx, loc));
       rt().commit(*cx);
     } catch (const rt::EventError& e) {
       cx->fx.clear();

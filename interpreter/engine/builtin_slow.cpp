@@ -14,7 +14,7 @@
 #include "runtime/integer.hpp"
 #include "runtime/runtime.hpp"
 
-namespace humus::interp::vm {
+namespace humus::engine::vm {
 
 namespace {
 
@@ -85,4 +85,4 @@ Value builtin_slow(Op op, const Value& x, const Value& y, bool intact, rt::Conte
   }
 }
 
-}  // namespace humus::interp::vm
+}  // namespace humus::engine::vm

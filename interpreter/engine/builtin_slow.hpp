@@ -10,7 +10,7 @@
 #include "runtime/equality.hpp"
 #include "runtime/source_loc.hpp"
 
-namespace humus::interp::vm {
+namespace humus::engine::vm {
 
 // The equality of section 2 with the common cases inline: equal words
 // (same small integer, symbol, constant or object) are equal; a word that is
@@ -33,4 +33,4 @@ inline bool equal_values(const Value& a, const Value& b) {
 // (a late-bound name of a script, or the REPL's; scripts are checked first).
 [[noreturn, gnu::noinline]] void undefined_global(const std::string& name, rt::Context& cx, const rt::SourceLoc& loc);
 
-}  // namespace humus::interp::vm
+}  // namespace humus::engine::vm

@@ -13,7 +13,7 @@
 #include "runtime/runtime.hpp"
 #include "runtime/stack_guard.hpp"
 
-namespace humus::interp {
+namespace humus::engine {
 
 std::string describe(const Value& v, const rt::Context& cx) { return cx.rt.shown(v); }
 
@@ -223,4 +223,4 @@ Value run_top(const Proto& proto, uint32_t entry, rt::Context& cx) {
   return result;
 }
 
-}  // namespace humus::interp
+}  // namespace humus::engine

@@ -11,7 +11,7 @@
 #include "runtime/errors.hpp"
 #include "runtime/source_loc.hpp"
 
-namespace humus::interp::vm {
+namespace humus::engine::vm {
 
 // The dispatch loop (vm.cpp): runs the innermost frame until the entry
 // frame below it ends; what it ends with is in `result` (a value frame's).
@@ -48,4 +48,4 @@ Value call_foreign(const Value& fn, Value* args, uint32_t n, rt::Context& cx, co
 // The safe point every kSafePointTicks calls: interrupts, --max-steps.
 [[gnu::noinline]] void safe_point(rt::Context& cx, const rt::SourceLoc& loc);
 
-}  // namespace humus::interp::vm
+}  // namespace humus::engine::vm

@@ -7,7 +7,7 @@
 #include "interpreter/engine/frames.hpp"
 #include "interpreter/engine/vm.hpp"
 
-namespace humus::interp {
+namespace humus::engine {
 
 namespace vm {
 
@@ -90,4 +90,4 @@ Value LambdaCode::make_from_arguments(const rt::Closure& self, Value* args) cons
   return result;
 }
 
-}  // namespace humus::interp
+}  // namespace humus::engine

@@ -7,7 +7,7 @@
 
 #include "interpreter/engine/proto.hpp"
 
-namespace humus::interp::vm {
+namespace humus::engine::vm {
 
 // A member of the running function's recursive group: it has the same
 // captures as the running one, so it is made from them.
@@ -34,4 +34,4 @@ inline Value make_block(const BlockValuePlan& plan, Value* R) {
 // is written (a member may capture another's register).
 void make_group(const GroupPlan& plan, Value* R);
 
-}  // namespace humus::interp::vm
+}  // namespace humus::engine::vm

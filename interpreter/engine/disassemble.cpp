@@ -8,7 +8,7 @@
 #include "interpreter/engine/program.hpp"
 #include "runtime/print.hpp"
 
-namespace humus::interp {
+namespace humus::engine {
 
 namespace {
 // A drop field (proto.hpp) as the registers it releases: a set as its
@@ -119,4 +119,4 @@ std::string disassemble(const CompiledUnit& unit) {
   return out;
 }
 
-}  // namespace humus::interp
+}  // namespace humus::engine

@@ -6,7 +6,7 @@
 
 #include "interpreter/engine/proto.hpp"
 
-namespace humus::interp {
+namespace humus::engine {
 
 std::string disassemble(const Proto& p);
 struct CompiledUnit;
@@ -15,4 +15,4 @@ struct CompiledUnit;
 std::string disassemble(const CompiledUnit& unit);
 const char* op_name(Op op);
 
-}  // namespace humus::interp
+}  // namespace humus::engine

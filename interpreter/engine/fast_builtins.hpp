@@ -15,7 +15,7 @@
 
 #include "interpreter/engine/proto.hpp"
 
-namespace humus::interp {
+namespace humus::engine {
 
 struct FastBuiltin {
   std::string_view name;   // the global, a built-in of two arguments (runtime/builtins/functions.cpp)
@@ -51,4 +51,4 @@ constexpr const FastBuiltin* fast_builtin(Op op) {
   return nullptr;
 }
 
-}  // namespace humus::interp
+}  // namespace humus::engine

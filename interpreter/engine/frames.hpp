@@ -21,7 +21,7 @@
 #include "runtime/source_loc.hpp"
 #include "runtime/value.hpp"
 
-namespace humus::interp::vm {
+namespace humus::engine::vm {
 
 // The deepest a chain of Humus calls (that are not tail calls) may go, and
 // the most registers all of them may use: beyond either, "recursion too deep".
@@ -203,4 +203,4 @@ inline const Value* captures_of(const Value* R) {
   return static_cast<const rt::BlockValue*>(f)->captures();
 }
 
-}  // namespace humus::interp::vm
+}  // namespace humus::engine::vm

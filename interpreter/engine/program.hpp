@@ -15,7 +15,7 @@
 #include "grammar/ast.hpp"
 #include "interpreter/engine/proto.hpp"
 
-namespace humus::interp {
+namespace humus::engine {
 
 // A top-level statement. Most have code of their own; a top-level `DEF f(x)
 // AS ...` has none (its function captures nothing), so that a script of
@@ -98,4 +98,4 @@ class CodeArena {
   std::vector<std::unique_ptr<CompiledUnit>> units_;
 };
 
-}  // namespace humus::interp
+}  // namespace humus::engine

@@ -28,7 +28,7 @@
 #include "runtime/source_loc.hpp"
 #include "runtime/value.hpp"
 
-namespace humus::interp {
+namespace humus::engine {
 
 using rt::Value;
 
@@ -212,4 +212,4 @@ class BlockCodeImpl final : public rt::BlockCode {
   Proto proto;
 };
 
-}  // namespace humus::interp
+}  // namespace humus::engine

@@ -12,7 +12,7 @@
 #include "interpreter/engine/proto.hpp"
 #include "runtime/value.hpp"
 
-namespace humus::interp::vm {
+namespace humus::engine::vm {
 
 // Releases R(from) .. R(end-1), end the lesser of a drop bound (proto.hpp)
 // and the frame's size; the registers above are known to be empty.
@@ -164,4 +164,4 @@ inline void slow_to(VmState& vm, uint32_t a, Value v) { vm.stack[vm.calls.back()
   return w & ((((uint64_t(1) << k) - 1) << 1) | 1);
 }
 
-}  // namespace humus::interp::vm
+}  // namespace humus::engine::vm

@@ -34,7 +34,7 @@
 #include "runtime/packed.hpp"
 #include "runtime/runtime.hpp"
 
-namespace humus::interp::vm {
+namespace humus::engine::vm {
 
 using rt::runtime_error;
 
@@ -907,4 +907,4 @@ do_tailexec :  // run R(a) as a statement in place of this frame
 #undef JCOMPARE
 }
 
-}  // namespace humus::interp::vm
+}  // namespace humus::engine::vm

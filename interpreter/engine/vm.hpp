@@ -18,7 +18,7 @@
 #include "runtime/context.hpp"
 #include "runtime/print.hpp"
 
-namespace humus::interp {
+namespace humus::engine {
 
 // Applies any function value to arguments (taken over): n = 1 is one
 // argument in args[0], n >= 2 the tuple (args[0], ..., args[n-1]). `loc` is
@@ -41,4 +41,4 @@ std::string describe(const Value& v, const rt::Context& cx);
 // (vals[0], ..., vals[n-1]) as right-nested pairs, taking the values over.
 Value tuple_of(Value* vals, uint32_t n);
 
-}  // namespace humus::interp
+}  // namespace humus::engine

@@ -59,7 +59,7 @@ Analysis analyze(ast::SourcePtr source, const std::string& folder, Modules& modu
   entry.each = [&](const ast::Stmt& s) { outline.add(s); };
   const interp::Session::Compiled c = session.compile(source, entry);
   const interp::Interpreter::Outcome outcome = c.outcome;
-  const interp::CompiledUnit* unit = c.unit;
+  const engine::CompiledUnit* unit = c.unit;
   if (outcome == interp::Interpreter::Outcome::SyntaxError) {
     a.diagnostics = std::move(compiled);
     return a;

@@ -98,7 +98,7 @@ void OutlineBuilder::add(const ast::Stmt& s) {
     return;
   }
   // Top-level LET, DEF and CREATE define globals.
-  for (const auto& [name, at] : interp::statement_binders(s)) define(name, at, global_kind(s, name), i);
+  for (const auto& [name, at] : compile::statement_binders(s)) define(name, at, global_kind(s, name), i);
   walker_.statement(s);
   // A binder belongs to one statement: the next one need not find it.
   by_place_.clear();

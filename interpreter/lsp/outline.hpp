@@ -71,7 +71,7 @@ class OutlineBuilder {
   Outline out_;
   // Each binder is one definition, found again by its place when used.
   std::map<std::tuple<uint32_t, uint32_t, std::string>, int> by_place_;
-  interp::ScopeWalker walker_;
+  compile::ScopeWalker walker_;
 };
 
 // The source of a definition for a reader: the comment lines right above a

@@ -162,7 +162,7 @@ class Repl {
   }
 
   // Parses and compiles `text`, holding back the diagnostics of incomplete input.
-  interp::CompiledUnit* load(std::string name, std::string text, bool* incomplete) {
+  engine::CompiledUnit* load(std::string name, std::string text, bool* incomplete) {
     auto source = std::make_shared<ast::Source>(ast::Source{std::move(name), std::move(text)});
     captured_.clear();
     capturing_ = true;
@@ -170,7 +170,7 @@ class Repl {
     interp::Session::Entry entry;
     entry.names = interp::Session::Names::Warnings;
     interp::Session::Compiled c = session_->compile(source, entry, true);
-    interp::CompiledUnit* unit = c.unit;
+    engine::CompiledUnit* unit = c.unit;
     const bool inc = c.incomplete;
     capturing_ = false;
     if (incomplete) *incomplete = inc;
@@ -198,7 +198,7 @@ class Repl {
   void evaluate() {
     if (command_word()) return;
     bool incomplete = false;
-    interp::CompiledUnit* unit = load("<repl:" + std::to_string(entries_ + 1) + ">", input_, &incomplete);
+    engine::CompiledUnit* unit = load("<repl:" + std::to_string(entries_ + 1) + ">", input_, &incomplete);
     if (!unit && incomplete) return;  // more lines to come
     ++entries_;
     input_.clear();
@@ -303,13 +303,13 @@ class Repl {
     std::string error;
     ast::SourcePtr source = interp::read_source_file(path, error);
     if (!source) return err("humus: " + error + "\n");
-    interp::CompiledUnit* unit = load(source->name, source->text, nullptr);
+    engine::CompiledUnit* unit = load(source->name, source->text, nullptr);
     if (unit) session_->run(*unit, interp::Session::Entry{});
   }
 
   // The expression goes in a pair, so a block is shown rather than run.
   void type_of(const std::string& expr) {
-    interp::CompiledUnit* unit = load("<type>", "((" + expr + "\n), 0)", nullptr);
+    engine::CompiledUnit* unit = load("<type>", "((" + expr + "\n), 0)", nullptr);
     if (!unit) return;
     interp::Session::Entry entry;
     entry.on_value = [this](const rt::Value& v) {

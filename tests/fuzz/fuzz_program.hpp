@@ -285,7 +285,7 @@ inline void run_program(std::string code, const std::function<void()>& armed = {
     if (whole && interp.load_prelude() != interp::Interpreter::Outcome::Ok) __builtin_trap();
     if (prelude && interp.run_source(prelude) != interp::Interpreter::Outcome::Ok) __builtin_trap();
     if (armed) armed();
-    interp::CompiledUnit* unit = interp.load(source);
+    engine::CompiledUnit* unit = interp.load(source);
     if (!unit) return;
     interp.run(*unit);
     interp.start();

@@ -22,7 +22,7 @@ const std::vector<humus::ast::StmtPtr>& block_of(const humus::ast::Program& p) {
 
 TEST_CASE("bindings run in dependency order, effects last in source order") {
   auto p = parse("[ SEND c TO println  LET c = $add(b, 1)  LET b = $add(a, 1)  CREATE k WITH f(c)  LET a = $1 ]");
-  auto plan = humus::interp::plan_block(block_of(p));
+  auto plan = humus::compile::plan_block(block_of(p));
   REQUIRE(plan.bindings.size() == 4);
   CHECK(plan.bindings[0] == std::vector<size_t>{4});  // a
   CHECK(plan.bindings[1] == std::vector<size_t>{2});  // b
@@ -34,16 +34,16 @@ TEST_CASE("bindings run in dependency order, effects last in source order") {
 
 TEST_CASE("mutually recursive functions form one group; values may not") {
   auto p = parse("[ DEF f(x) AS g(x)  DEF g(x) AS f(x)  LET v = $f(1) ]");
-  auto plan = humus::interp::plan_block(block_of(p));
+  auto plan = humus::compile::plan_block(block_of(p));
   REQUIRE(plan.bindings.size() == 2);
   CHECK(plan.bindings[0] == std::vector<size_t>{0, 1});
   CHECK(plan.bindings[1] == std::vector<size_t>{2});
 
   auto q = parse("[ LET x = $add(y, 1)\n  LET y = $x ]");
   try {
-    humus::interp::plan_block(block_of(q));
+    humus::compile::plan_block(block_of(q));
     FAIL("expected a circular definition");
-  } catch (const humus::interp::CompileError& e) {
+  } catch (const humus::compile::CompileError& e) {
     CHECK(e.message == "circular definition of x");
     CHECK(e.loc.line == 1);
   }

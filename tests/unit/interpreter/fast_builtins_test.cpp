@@ -8,10 +8,10 @@
 #include "interpreter/engine/fast_builtins.hpp"
 #include "runtime/builtins/functions.hpp"
 
-using humus::interp::fast_builtin;
-using humus::interp::FastBuiltin;
-using humus::interp::kFastBuiltins;
-using humus::interp::Op;
+using humus::engine::fast_builtin;
+using humus::engine::FastBuiltin;
+using humus::engine::kFastBuiltins;
+using humus::engine::Op;
 
 TEST_CASE("every built-in computed in place is a runtime built-in of two arguments") {
   for (const FastBuiltin& b : kFastBuiltins) {

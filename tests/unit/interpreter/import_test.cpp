@@ -254,7 +254,7 @@ TEST_CASE("the sandbox allows standard-library modules only; the host's own impo
     CHECK(interp.sandbox());
     auto src = std::make_shared<humus::ast::Source>(
         humus::ast::Source{main, "IMPORT \"queue\"\nSEND #queue_ok TO println\nIMPORT \"m.hum\"\n"});
-    humus::interp::CompiledUnit* unit = interp.load(src);
+    humus::engine::CompiledUnit* unit = interp.load(src);
     REQUIRE(unit);
     CHECK(interp.run(*unit) == Interpreter::Outcome::RuntimeError);
     CHECK(interp.import((d.path / "m.hum").string()) == Interpreter::Outcome::Ok);

@@ -25,7 +25,7 @@ std::string compiled(const humus::ast::SourcePtr& source) {
   humus::interp::Interpreter::Outcome outcome;
   auto* unit = interp.load(source, &outcome);
   REQUIRE(unit);
-  return humus::interp::disassemble(*unit);
+  return humus::engine::disassemble(*unit);
 }
 
 }  // namespace

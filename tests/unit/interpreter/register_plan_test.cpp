@@ -19,7 +19,7 @@ std::string code_of(const std::string& source) {
   humus::interp::Interpreter interp(o);
   auto* unit = interp.load(std::make_shared<humus::ast::Source>(humus::ast::Source{"test.hum", source}));
   REQUIRE(unit != nullptr);
-  return humus::interp::disassemble(*unit);
+  return humus::engine::disassemble(*unit);
 }
 
 bool has(const std::string& text, const std::string& line) { return text.find(line) != std::string::npos; }
@@ -79,14 +79,14 @@ TEST_CASE("alternatives that begin (name, #tag, ...) take the subject apart once
 }
 
 TEST_CASE("two moves into neighbouring registers become one MOVE2") {
-  using humus::interp::Instr;
-  using humus::interp::Op;
-  humus::interp::Proto p;
+  using humus::engine::Instr;
+  using humus::engine::Op;
+  humus::engine::Proto p;
   p.code = {Instr{Op::MOVE, 1, 4, 0, 0}, Instr{Op::MOVE, 0, 5, 1, 0},   // fused: x says which are moves
             Instr{Op::MOVE, 0, 6, 2, 0}, Instr{Op::MOVE, 0, 7, 6, 0},   // not: the second reads the first's
             Instr{Op::MOVE, 0, 9, 3, 0}, Instr{Op::MOVE, 0, 11, 3, 0},  // not: not neighbours
             Instr{Op::MOVE, 0, 2, 0, 0}};                               // last: nothing to pair with
-  humus::interp::fuse_instructions(p);
+  humus::compile::fuse_instructions(p);
   CHECK(p.code[0].op == Op::MOVE2);
   CHECK(p.code[0].x == 1);
   CHECK((p.code[0].a == 4 && p.code[0].b == 0 && p.code[0].c == 1));
@@ -95,9 +95,9 @@ TEST_CASE("two moves into neighbouring registers become one MOVE2") {
 }
 
 TEST_CASE("a sum, difference or remainder tested at once becomes one instruction") {
-  using humus::interp::Instr;
-  using humus::interp::Op;
-  humus::interp::Proto p;
+  using humus::engine::Instr;
+  using humus::engine::Op;
+  humus::engine::Proto p;
   p.code = {Instr{Op::SUB, 0, 4, 3, 2},  Instr{Op::JNEQ, 0, 0, 4, 1},     // fused
             Instr{Op::ADD, 1, 4, 3, 0},  Instr{Op::JNEQ, 0, 4, 0, 1},     // fused: the JNEQ's a and b swapped
             Instr{Op::ADD, 0, 4, 3, 2},  Instr{Op::JNEQ, 0, 0, 5, 1},     // not: the JNEQ compares other registers
@@ -105,7 +105,7 @@ TEST_CASE("a sum, difference or remainder tested at once becomes one instruction
             Instr{Op::MOD, 0, 2, 0, 1},  Instr{Op::JNWORD, 0, 2, 1, 1},   // fused
             Instr{Op::MODP, 0, 1, 0, 1}, Instr{Op::JNWORD, 0, 1, 3, 1},   // fused
             Instr{Op::MOD, 0, 2, 0, 1},  Instr{Op::JNWORD, 0, 3, 1, 1}};  // not: tests another register
-  humus::interp::fuse_instructions(p);
+  humus::compile::fuse_instructions(p);
   CHECK(p.code[0].op == Op::SUBJNEQ);
   CHECK((p.code[1].op == Op::JNEQ && p.code[1].a == 0 && p.code[1].b == 4));  // kept: a jump may land on it
   CHECK(p.code[2].op == Op::ADDJNEQ);

@@ -53,7 +53,7 @@ inline Run run_program(const std::string& code, unsigned threads = 1, const std:
       return;
     }
     auto src = std::make_shared<ast::Source>(ast::Source{name, code});
-    interp::CompiledUnit* unit = interp.load(src, &r.outcome);
+    engine::CompiledUnit* unit = interp.load(src, &r.outcome);
     r.limit = interp.runtime().limit_reached();
     if (!unit) return;
     r.outcome = interp.run(*unit);

@@ -49,7 +49,7 @@ TEST_CASE("stdin: lines that come slowly reach waiting readers in order, then #e
       SEND (NEW reader(#a), #read_line) TO stdin
       SEND (NEW reader(#b), #read_line) TO stdin
     )"});
-    humus::interp::CompiledUnit* unit = interp.load(src);
+    humus::engine::CompiledUnit* unit = interp.load(src);
     REQUIRE(unit);
     interp.run(*unit);
     interp.start();

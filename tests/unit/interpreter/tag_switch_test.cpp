@@ -5,7 +5,7 @@
 #include "interpreter/engine/proto.hpp"
 #include "runtime/value.hpp"
 
-using humus::interp::TagSwitch;
+using humus::engine::TagSwitch;
 using humus::rt::Value;
 
 namespace {
