@@ -8,25 +8,9 @@
 #include "grammar/ast.hpp"
 #include "interpreter/interpreter.hpp"
 #include "runtime/stack_guard.hpp"
+#include "tests/unit/runtime/capturing_options.hpp"
 
 namespace humus::test {
-
-// Runtime options whose output and diagnostics go to `out` and `err`,
-// each append under `m` (workers write from several threads).
-inline rt::RuntimeOptions capturing_options(unsigned threads, std::mutex& m, std::string& out, std::string& err) {
-  rt::RuntimeOptions o;
-  o.threads = threads;
-  o.seed = 1;
-  o.out = [&m, &out](std::string_view s) {
-    std::lock_guard lock(m);
-    out += s;
-  };
-  o.err = [&m, &err](std::string_view s) {
-    std::lock_guard lock(m);
-    err += s;
-  };
-  return o;
-}
 
 struct Run {
   std::string out;

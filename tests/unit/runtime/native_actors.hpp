@@ -14,6 +14,7 @@
 #include "runtime/code.hpp"
 #include "runtime/runtime.hpp"
 #include "runtime/value.hpp"
+#include "tests/unit/runtime/capturing_options.hpp"
 
 namespace humus::rt::test {
 
@@ -68,19 +69,9 @@ class TestRuntime {
  private:
   static RuntimeOptions options(unsigned threads, uint64_t cycle_check, bool final_collection, std::mutex& m,
                                 std::string& out, std::string& err) {
-    RuntimeOptions o;
-    o.threads = threads;
-    o.seed = 1;
+    RuntimeOptions o = humus::test::capturing_options(threads, m, out, err);
     o.cycle_check = cycle_check;
     o.final_collection = final_collection;
-    o.out = [&m, &out](std::string_view s) {
-      std::lock_guard lock(m);
-      out += s;
-    };
-    o.err = [&m, &err](std::string_view s) {
-      std::lock_guard lock(m);
-      err += s;
-    };
     return o;
   }
 };
