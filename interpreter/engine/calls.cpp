@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "interpreter/engine/closures.hpp"
 #include "interpreter/engine/vm.hpp"
 #include "runtime/memory_meter.hpp"
 #include "runtime/packed.hpp"

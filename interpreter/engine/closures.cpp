@@ -64,30 +64,4 @@ void make_group(const GroupPlan& plan, Value* R) {
 
 Value function_value(const LambdaCode& code) { return Value::adopt(rt::Closure::make(&code, 0)); }
 
-// ------------------------------------------------------------- factories
-
-void LambdaCode::capture_arguments(const rt::Closure& self, Value* args, Value* out) const {
-  for (const FactorySource& src : factory_sources) {
-    switch (src.kind) {
-      case FactorySource::Kind::Arg:
-        *out++ = std::move(args[src.index]);  // each argument is captured once at most
-        break;
-      case FactorySource::Kind::Capture:
-        *out++ = self.captures()[src.index];
-        break;
-      case FactorySource::Kind::SelfFn:
-        *out++ = Value::share(const_cast<rt::Closure*>(&self));
-        break;
-    }
-  }
-  for (uint32_t i = 0; i < proto.arity; ++i) args[i] = Value();
-}
-
-Value LambdaCode::make_from_arguments(const rt::Closure& self, Value* args) const {
-  rt::Closure* c = rt::Closure::make(factory, uint32_t(factory_sources.size()));
-  Value result = Value::adopt(c);
-  capture_arguments(self, args, c->captures());
-  return result;
-}
-
 }  // namespace humus::engine

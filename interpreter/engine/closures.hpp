@@ -1,6 +1,7 @@
 // Making closures and block values in the VM (CLOSURE, BLOCK, GROUP,
 // SIBLING): each capture comes from the frame that makes it. The bodies
-// are in closures.cpp, but for the two the loop inlines.
+// are in closures.cpp, but for those the loop inlines: CLOSURE's, BLOCK's
+// and a behavior factory's (a call that makes its behavior, SEND f(x) TO a).
 #pragma once
 
 #include <cstdint>
@@ -35,3 +36,33 @@ inline Value make_block(const BlockValuePlan& plan, Value* R) {
 void make_group(const GroupPlan& plan, Value* R);
 
 }  // namespace humus::engine::vm
+
+namespace humus::engine {
+
+// ------------------------------------------------------------- factories
+
+inline void LambdaCode::capture_arguments(const rt::Closure& self, Value* args, Value* out) const {
+  for (const FactorySource& src : factory_sources) {
+    switch (src.kind) {
+      case FactorySource::Kind::Arg:
+        *out++ = std::move(args[src.index]);  // each argument is captured once at most
+        break;
+      case FactorySource::Kind::Capture:
+        *out++ = self.captures()[src.index];
+        break;
+      case FactorySource::Kind::SelfFn:
+        *out++ = Value::share(const_cast<rt::Closure*>(&self));
+        break;
+    }
+  }
+  for (uint32_t i = 0; i < proto.arity; ++i) args[i] = Value();
+}
+
+inline Value LambdaCode::make_from_arguments(const rt::Closure& self, Value* args) const {
+  rt::Closure* c = rt::Closure::make(factory, uint32_t(factory_sources.size()));
+  Value result = Value::adopt(c);
+  capture_arguments(self, args, c->captures());
+  return result;
+}
+
+}  // namespace humus::engine

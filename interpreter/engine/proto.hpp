@@ -199,9 +199,10 @@ class LambdaCode final : public rt::FunctionCode {
   std::vector<FactorySource> factory_sources;
   bool factory_for(uint32_t n) const { return factory && n == proto.arity; }
   // The factory's closure, from n = proto.arity arguments (taken over).
-  Value make_from_arguments(const rt::Closure& self, Value* args) const;
+  // Both are inline, in closures.hpp: the VM's loop makes behaviors with them.
+  inline Value make_from_arguments(const rt::Closure& self, Value* args) const;
   // The values that closure captures, from the arguments (taken over), to out[].
-  void capture_arguments(const rt::Closure& self, Value* args, Value* out) const;
+  inline void capture_arguments(const rt::Closure& self, Value* args, Value* out) const;
 };
 
 // The code of a block value: statement code in a frame of its own, reading
