@@ -9,22 +9,25 @@ namespace humus::compile {
 
 namespace {
 
-NameSet statement_free_names(const ast::Stmt& s) {
+// The names used in what `walk` gives the ScopeWalker that are bound nowhere in it.
+template <class Walk>
+NameSet unbound_names(Walk walk) {
   NameSet out;
-  ScopeWalker([&](const std::string& name, ast::Loc, std::optional<ast::Loc> binder) {
+  ScopeWalker walker([&](const std::string& name, ast::Loc, std::optional<ast::Loc> binder) {
     if (!binder) out.insert(name);
-  }).statement(s);
+  });
+  walk(walker);
   return out;
+}
+
+NameSet statement_free_names(const ast::Stmt& s) {
+  return unbound_names([&](ScopeWalker& w) { w.statement(s); });
 }
 
 }  // namespace
 
 NameSet free_names(const ast::Expr& e) {
-  NameSet out;
-  ScopeWalker([&](const std::string& name, ast::Loc, std::optional<ast::Loc> binder) {
-    if (!binder) out.insert(name);
-  }).expr(e);
-  return out;
+  return unbound_names([&](ScopeWalker& w) { w.expr(e); });
 }
 
 bool as_function_binding(const ast::Stmt& s, FunctionBinding& out) {
