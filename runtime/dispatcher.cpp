@@ -387,6 +387,8 @@ DispatchStats Dispatcher::stats() const {
     s.unhandled += w->cx->unhandled.load(std::memory_order_relaxed);
   }
   s.queued = sent > consumed ? sent - consumed : 0;
+  const int64_t held = external_.load(std::memory_order_relaxed);
+  s.holds = held > 0 ? uint64_t(held) : 0;
   return s;
 }
 

@@ -69,6 +69,7 @@ struct DispatchStats {
   uint64_t events = 0;     // message-events run
   uint64_t unhandled = 0;  // messages no behavior took
   uint64_t queued = 0;     // messages sent and not yet consumed
+  uint64_t holds = 0;      // outside work the runtime waits for (hold(): timers, input, other processes)
 };
 
 class Dispatcher {

@@ -495,6 +495,7 @@ RuntimeStats Runtime::stats() const {
   s.checks_failed = reporter_.checks_failed();
   s.actors = next_actor_id_.load(std::memory_order_relaxed) - 1;
   s.queued = d.queued;
+  s.holds = d.holds;
   if (distribution_) s.distribution = distribution_->stats();
   s.cycles = cycle_stats();
   s.live_actors = heap_.live();

@@ -84,6 +84,10 @@ struct RuntimeStats {
   uint64_t checks_failed = 0;
   uint64_t actors = 0;  // actors created, with the built-in ones that have a number (println@1, timer, random)
   uint64_t queued = 0;  // messages queued or running, and pending timers
+  // Outside work the runtime waits for before it is idle: pending timers, a
+  // read of standard input, topic values not yet stored, messages to other
+  // processes not yet acknowledged.
+  uint64_t holds = 0;
   DistributionStats distribution;  // messages and topics across processes (when a distribution layer is installed)
   CycleStats cycles;               // the cycle collector's work
   int64_t live_actors = 0;         // actors of this runtime not freed yet, with every built-in one

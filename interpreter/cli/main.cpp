@@ -15,6 +15,7 @@
 #include <atomic>
 #include <cerrno>
 #include <charconv>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -187,16 +188,38 @@ class SignalLeave {
     thread_ = std::thread([this] {
       int seen = 0;
       timespec tick{0, 200 * 1000 * 1000};
+      std::chrono::steady_clock::time_point left;
+      bool told = false;
       while (!done_.load()) {
         int sig = sigtimedwait(&set_, nullptr, &tick);
-        if (sig < 0) continue;
+        if (sig < 0) {
+          if (seen == 1 && !told && std::chrono::steady_clock::now() - left >= kNotIdleAfterLeaving)
+            told = tell_not_idle();
+          continue;
+        }
         if (++seen > 1) std::_Exit(128 + sig);
         std::lock_guard lock(mutex_);
         if (!rt_) continue;  // the runtime is gone: the process is ending anyway
         spdlog::warn("signal {}: leaving the cluster", sig);
         rt_->leave_cluster();
+        left = std::chrono::steady_clock::now();
       }
     });
+  }
+  // A node that left but is still not idle after this says what it waits
+  // for (nothing silent): a program's timers or input, or work of its own.
+  static constexpr std::chrono::seconds kNotIdleAfterLeaving{5};
+  bool tell_not_idle() {
+    std::lock_guard lock(mutex_);
+    if (!rt_) return true;
+    const humus::rt::RuntimeStats s = rt_->stats();
+    if (s.queued == 0 && s.holds == 0) return false;  // idle, or about to end
+    spdlog::warn(
+        "{} s after leaving the cluster the program is not idle (messages queued or running: {}; outside holds: {}, "
+        "such as pending timers, a read of standard input, topic values not yet stored, messages not yet "
+        "acknowledged); a second signal ends it now",
+        kNotIdleAfterLeaving.count(), s.queued, s.holds);
+    return true;
   }
   // Before the runtime is destroyed: this thread lives on until the end of
   // run() (up to a tick later), and a signal then used the runtime after it
