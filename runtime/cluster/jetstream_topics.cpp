@@ -124,7 +124,11 @@ struct JetStreamTopics::State {
   bool stopped = false;
   std::set<const Topic*> prepared;
   std::map<std::pair<const Topic*, std::string>, std::shared_ptr<Feed>> feeds;
-  std::unordered_map<std::string, Publication> pending;  // by id
+  // By id. One id may be pending twice: a delivery redelivered while its
+  // first run's outputs are still unanswered publishes the same values with
+  // the same ids (the stream keeps one); each entry holds the program once,
+  // and each answer settles one of them.
+  std::unordered_multimap<std::string, Publication> pending;
   std::deque<std::pair<Clock::time_point, Publication>> retries;
   std::condition_variable retry_cv;
   std::thread retrier;
@@ -226,6 +230,7 @@ void JetStreamTopics::State::publish(Publication p) {
   jsPubOptions_Init(&o);
   o.MaxWait = kPublishWaitMs;  // no answer in time: the handler hears of it, and we retry
   const std::string id = p.id;
+  const Publication* mine = nullptr;  // this attempt's entry in `pending`
   {
     std::lock_guard lock(mutex);
     if (stopped) {
@@ -239,15 +244,16 @@ void JetStreamTopics::State::publish(Publication p) {
     // The retrier watches for answers that never come: it starts to look
     // again once something is pending (one wake-up, not one a publish).
     if (pending.empty()) retry_cv.notify_one();
-    pending.insert_or_assign(id, std::move(p));
+    mine = &pending.emplace(id, std::move(p))->second;
   }
   if (s == NATS_OK) s = js_PublishMsgAsync(js, &m, &o);
   if (s == NATS_OK) return;
   if (m) natsMsg_Destroy(m);
   // Not even sent (the connection is down and its buffer full): as a failure.
   std::unique_lock lock(mutex);
-  auto it = pending.find(id);
-  if (it == pending.end()) return;
+  auto [it, end] = pending.equal_range(id);
+  while (it != end && &it->second != mine) ++it;
+  if (it == end) return;  // already settled (an answer came after all) or given up
   Publication again = std::move(it->second);
   pending.erase(it);
   lock.unlock();
