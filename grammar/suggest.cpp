@@ -6,11 +6,18 @@
 
 namespace humus::parse {
 
-size_t edit_distance(std::string_view a, std::string_view b, size_t limit) {
+namespace {
+
+// The optimal-string-alignment distance, or limit + 1, on three rows kept
+// in `rows`: closest_names compares one name with every global of a
+// program, and an allocation per comparison was most of the time.
+size_t distance(std::string_view a, std::string_view b, size_t limit, std::vector<size_t>& rows) {
   const size_t n = a.size(), m = b.size();
   if ((n > m ? n - m : m - n) > limit) return limit + 1;
-  // Three rows of the optimal-string-alignment table.
-  std::vector<size_t> prev2(m + 1), prev(m + 1), row(m + 1);
+  rows.assign(3 * (m + 1), 0);
+  size_t* prev2 = rows.data();
+  size_t* prev = prev2 + (m + 1);
+  size_t* row = prev + (m + 1);
   for (size_t j = 0; j <= m; ++j) prev[j] = j;
   for (size_t i = 1; i <= n; ++i) {
     row[0] = i;
@@ -28,22 +35,30 @@ size_t edit_distance(std::string_view a, std::string_view b, size_t limit) {
   return prev[m];
 }
 
-namespace {
-std::string lower(std::string_view s) {
-  std::string out(s);
+void lower_into(std::string_view s, std::string& out) {
+  out.assign(s);
   for (char& c : out) c = char(std::tolower(static_cast<unsigned char>(c)));
-  return out;
 }
+
 }  // namespace
 
+size_t edit_distance(std::string_view a, std::string_view b, size_t limit) {
+  std::vector<size_t> rows;
+  return distance(a, b, limit, rows);
+}
+
 std::vector<std::string> closest_names(std::string_view name, const std::vector<std::string>& candidates, size_t max) {
-  const std::string key = lower(name);
+  std::string key, lowered;
+  lower_into(name, key);
+  std::vector<size_t> rows;
   // A name of one or two letters is too short to guess from but for case.
   const size_t limit = name.size() < 3 ? 0 : std::max<size_t>(1, name.size() / 3);
   std::vector<std::pair<size_t, std::string>> found;  // (distance, name): closest first
   for (const std::string& c : candidates) {
+    if ((c.size() > name.size() ? c.size() - name.size() : name.size() - c.size()) > limit) continue;
     if (c == name) continue;
-    const size_t d = edit_distance(key, lower(c), limit);
+    lower_into(c, lowered);
+    const size_t d = distance(key, lowered, limit, rows);
     if (d <= limit) found.emplace_back(d, c);
   }
   std::sort(found.begin(), found.end());

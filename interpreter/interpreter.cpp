@@ -17,6 +17,7 @@
 #include "interpreter/compile/script_block.hpp"
 #include "interpreter/engine/vm.hpp"
 #include "interpreter/modules.hpp"
+#include "interpreter/name_check.hpp"
 #include "interpreter/read_source.hpp"
 #include "runtime/cluster/cluster.hpp"
 #ifndef HUMUS_NO_NATS
@@ -135,8 +136,14 @@ engine::CompiledUnit* Interpreter::load_capped(ast::SourcePtr source, Outcome* o
     if (outcome) *outcome = Outcome::CompileError;
     return nullptr;
   }
+  size_t warned = 0;
   for (const auto& w : unit->warnings)
-    if (!silenced_.count(w.kind)) report_source_diagnostic(*source, w.loc, "warning", w.message);
+    if (!silenced_.count(w.kind) && ++warned <= kMaxListedProblems)
+      report_source_diagnostic(*source, w.loc, "warning", w.message);
+  if (warned > kMaxListedProblems)
+    report_source_diagnostic(*source, ast::Loc{}, "warning",
+                             std::to_string(warned - kMaxListedProblems) + " more compile warnings (only the first " +
+                                 std::to_string(kMaxListedProblems) + " are listed)");
   engine::CompiledUnit* raw = unit.get();
   arena_.keep(std::move(unit));
   {

@@ -42,12 +42,19 @@ std::vector<NameProblem> undefined_names(const engine::CompiledUnit& unit,
     if (!rt::Globals::is_internal(name)) candidates.push_back(name);
   std::vector<NameProblem> out;
   std::set<uint32_t> explained;  // lines where a hint explains the other names too
+  size_t omitted = 0;
+  bool omitted_error = false;
   for (const engine::GlobalUse& use : unit.global_reads) {
     if (defined.count(use.name)) continue;
     if (!errors && use.immediate) continue;  // the runtime error says it, with the same suggestions
     const bool error = errors && use.immediate;
     const ast::Loc loc = error ? use.immediate_loc : use.loc;
     if (explained.count(loc.line)) continue;
+    if (out.size() >= kMaxListedProblems) {
+      ++omitted;
+      omitted_error = omitted_error || error;
+      continue;
+    }
     std::string hint = parse::undefined_name_hint(unit.source->text, loc, use.name);
     if (!hint.empty())
       explained.insert(loc.line);
@@ -57,6 +64,10 @@ std::vector<NameProblem> undefined_names(const engine::CompiledUnit& unit,
     if (!error && errors) message += " (a runtime error if this code runs)";
     out.push_back({loc, uint32_t(use.name.size()), error, std::move(message)});
   }
+  if (omitted)
+    out.push_back({ast::Loc{}, 0, omitted_error,
+                   std::to_string(omitted) + " more " + (omitted == 1 ? "name is" : "names are") +
+                       " not defined (only the first " + std::to_string(kMaxListedProblems) + " are listed)"});
   return out;
 }
 

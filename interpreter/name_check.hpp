@@ -26,7 +26,15 @@ struct NameProblem {
   std::string message;  // "'prnitln' is not defined; did you mean 'println'?"
 };
 
-// The names `unit` reads that are not in `defined`. With `errors` false
+// The name check, and the compiler's warnings, each list at most this many
+// problems; one more line counts the rest. A file of 100,000 misspelt names
+// gets a screenful, not 100,000 (and the suggestions, which compare a name
+// with every global, stay cheap).
+inline constexpr size_t kMaxListedProblems = 100;
+
+// The names `unit` reads that are not in `defined`, in source order, at
+// most kMaxListedProblems of them and then, if more, one with no location
+// that counts the rest (an error if any of them is). With `errors` false
 // (input may still come that defines them: the REPL) every problem is a
 // warning, and names top-level code reads are left to the runtime error.
 std::vector<NameProblem> undefined_names(const engine::CompiledUnit& unit,

@@ -70,6 +70,17 @@ TEST_CASE("syntax, compile and name diagnostics") {
   CHECK(a.diagnostics[0].length == 10);
   CHECK(a.diagnostics[1].message == "'y' is not defined");
 
+  // At most 100 names are listed, as on the command line; one more
+  // diagnostic, at no position, counts the rest (here only warnings).
+  std::string many;
+  for (int i = 0; i < 150; ++i) many += "DEF f" + std::to_string(i) + "(x) AS add(y" + std::to_string(i) + ", x)\n";
+  a = analyze(many, modules);
+  REQUIRE(a.diagnostics.size() == 101);
+  CHECK(a.diagnostics[99].message == "'y99' is not defined; did you mean 'f99'? (a runtime error if this code runs)");
+  CHECK(a.diagnostics[100].message == "50 more names are not defined (only the first 100 are listed)");
+  CHECK(a.diagnostics[100].loc.line == 0);
+  CHECK(a.diagnostics[100].severity == Diagnostic::Severity::Warning);
+
   a = analyze("IMPORT \"fifo\"\nSEND fifo_empty TO println\n", modules);
   CHECK(a.diagnostics.empty());
   REQUIRE(a.imported.size() == 1);
