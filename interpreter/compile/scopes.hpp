@@ -46,6 +46,7 @@ class ScopeWalker {
   void use(const std::string& name, ast::Loc at);
   void bind(const BoundNames& names);
   void unbind(const BoundNames& names);
+  void release(const std::string& name);  // the innermost binder of `name` goes out of scope
 
   OnUse on_use_;
   OnBind on_bind_;

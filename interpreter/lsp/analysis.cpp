@@ -4,6 +4,7 @@
 #include <set>
 #include <unordered_set>
 
+#include "grammar/parser.hpp"
 #include "interpreter/lsp/builtins.hpp"
 #include "interpreter/name_check.hpp"
 #include "interpreter/session.hpp"
@@ -29,39 +30,13 @@ void add_module(const std::shared_ptr<const Module>& m, const std::string& root,
 
 }  // namespace
 
-// One pass over the document, as `humus --check` makes it: each statement,
-// as the parser hands it over, goes to the outline and to a compile for
-// diagnostics only (its code dropped at once), in a runtime of its own that
-// never runs; then the names read but defined nowhere, by the command
-// line's own check (interpreter/name_check.hpp): the same messages and
-// severities in the editor as in a run. Neither the whole syntax tree nor
-// the code of a big document is ever kept.
-Analysis analyze(ast::SourcePtr source, const std::string& folder, Modules& modules) {
+Analysis outline_document(ast::SourcePtr source, const std::string& folder, Modules& modules) {
   Analysis a;
   a.source = source;
-  std::vector<Diagnostic> compiled;
-  interp::Session::Options so;
-  so.runtime.threads = 1;
-  so.runtime.out = [](std::string_view) {};
-  so.runtime.err = [](std::string_view) {};
-  so.prelude = false;  // its names come from the module cache below, read once for every document
-  so.diagnostics = [&](const interp::Interpreter::Diagnostic& d) {
-    compiled.push_back({{d.line, d.byte_column ? d.byte_column : d.column},
-                        0,
-                        d.severity == "warning" ? Diagnostic::Severity::Warning : Diagnostic::Severity::Error,
-                        d.message});
-  };
-  interp::Session session(std::move(so));
   OutlineBuilder outline(source);
-  interp::Session::Entry entry;
-  entry.keep_code = false;
-  entry.names = interp::Session::Names::Unchecked;  // judged below, against the cached modules
-  entry.each = [&](const ast::Stmt& s) { outline.add(s); };
-  const interp::Session::Compiled c = session.compile(source, entry);
-  const interp::Interpreter::Outcome outcome = c.outcome;
-  const engine::CompiledUnit* unit = c.unit;
-  if (outcome == interp::Interpreter::Outcome::SyntaxError) {
-    a.diagnostics = std::move(compiled);
+  parse::ParseResult parsed = parse::parse_program_each(source, [&](ast::StmtPtr s) { outline.add(*s); });
+  if (!parsed.program) {
+    a.diagnostics.push_back({parsed.error->loc, 0, Diagnostic::Severity::Error, parsed.error->message});
     return a;
   }
   a.parsed = true;
@@ -75,36 +50,72 @@ Analysis analyze(ast::SourcePtr source, const std::string& folder, Modules& modu
   auto prelude = modules.find("prelude", "", why);
   if (!prelude) complete = false;
   add_module(prelude, folder, modules, seen, a.modules, complete);
-  std::vector<Diagnostic> import_errors;
   for (const Import& i : a.outline.imports) {
     auto m = modules.find_import(i.module, folder, folder, why);
     a.imported.push_back(m);
     if (!m) {
-      import_errors.push_back({i.string_loc, i.string_length, Diagnostic::Severity::Error, why});
+      a.diagnostics.push_back({i.string_loc, i.string_length, Diagnostic::Severity::Error, why});
       complete = false;
     } else if (m->error) {
-      import_errors.push_back({i.string_loc, i.string_length, Diagnostic::Severity::Error,
+      a.diagnostics.push_back({i.string_loc, i.string_length, Diagnostic::Severity::Error,
                                "module " + m->shown + " does not parse: " + std::to_string(m->error->loc.line) + ":" +
                                    std::to_string(m->error->loc.column) + ": " + m->error->message});
     }
     add_module(m, folder, modules, seen, a.modules, complete);
   }
+  a.complete = complete;
+  return a;
+}
 
-  // Names are judged only when every import was read (otherwise a name may
-  // be there): the modules' globals count as defined.
-  if (unit && complete) {
-    std::unordered_set<std::string> defined(unit->global_defs.begin(), unit->global_defs.end());
+CheckInput check_input(const Analysis& a) {
+  CheckInput in{a.source, a.complete, {}};
+  if (in.judge_names)
     for (const auto& m : a.modules)
       for (const Definition& d : m->outline.definitions)
-        if (d.global()) defined.insert(d.name);
+        if (d.global()) in.known.push_back(*d.name);
+  return in;
+}
+
+// Each statement goes to a compile for diagnostics only (its code dropped
+// at once), in a runtime of its own that never runs; then the names read
+// but defined nowhere, by the command line's own check
+// (interpreter/name_check.hpp): the same messages and severities in the
+// editor as in a run.
+std::vector<Diagnostic> check_document(const CheckInput& in) {
+  std::vector<Diagnostic> out;
+  interp::Session::Options so;
+  so.runtime.threads = 1;
+  so.runtime.out = [](std::string_view) {};
+  so.runtime.err = [](std::string_view) {};
+  so.prelude = false;  // its names come from the module cache, read once for every document
+  so.diagnostics = [&](const interp::Interpreter::Diagnostic& d) {
+    out.push_back({{d.line, d.byte_column ? d.byte_column : d.column},
+                   0,
+                   d.severity == "warning" ? Diagnostic::Severity::Warning : Diagnostic::Severity::Error,
+                   d.message});
+  };
+  interp::Session session(std::move(so));
+  interp::Session::Entry entry;
+  entry.keep_code = false;
+  entry.names = interp::Session::Names::Unchecked;  // judged below, against the modules' names
+  const interp::Session::Compiled c = session.compile(in.source, entry);
+  if (c.unit && in.judge_names) {
+    std::unordered_set<std::string> defined(c.unit->global_defs.begin(), c.unit->global_defs.end());
+    defined.insert(in.known.begin(), in.known.end());
     if (builtin_doc("cluster")) defined.insert("cluster");  // bound only on a node of a cluster
     for (const auto& [name, value] : session.runtime().globals().bound()) defined.insert(name);
-    for (const interp::NameProblem& p : interp::undefined_names(*unit, defined, true))
-      compiled.push_back(
+    for (const interp::NameProblem& p : interp::undefined_names(*c.unit, defined, true))
+      out.push_back(
           {p.loc, p.length, p.error ? Diagnostic::Severity::Error : Diagnostic::Severity::Warning, p.message});
   }
-  a.diagnostics = std::move(compiled);
-  a.diagnostics.insert(a.diagnostics.end(), import_errors.begin(), import_errors.end());
+  return out;
+}
+
+Analysis analyze(ast::SourcePtr source, const std::string& folder, Modules& modules) {
+  Analysis a = outline_document(source, folder, modules);
+  if (!a.parsed) return a;
+  std::vector<Diagnostic> checked = check_document(check_input(a));
+  a.diagnostics.insert(a.diagnostics.begin(), checked.begin(), checked.end());
   return a;
 }
 

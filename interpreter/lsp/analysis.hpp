@@ -21,6 +21,9 @@ struct Diagnostic {
   std::string message;
 };
 
+// The outline pass: what requests need (hover, definition, symbols,
+// completion), and the diagnostics found on the way (a syntax error, the
+// IMPORTs that cannot be found or do not parse).
 struct Analysis {
   ast::SourcePtr source;
   bool parsed = false;
@@ -31,9 +34,30 @@ struct Analysis {
   // The module each IMPORT of the document names (null when not found),
   // parallel to outline.imports.
   std::vector<std::shared_ptr<const Module>> imported;
+  // Whether every module was found and read: only then are names judged.
+  bool complete = false;
 };
 
-// `folder` is where relative IMPORTs start ("" for a document with no file).
+// One pass over the document: parsed statement by statement (the whole
+// syntax tree never exists at once), outlined, its modules found.
+Analysis outline_document(ast::SourcePtr source, const std::string& folder, Modules& modules);
+
+// What the check needs besides the document: names the modules define.
+struct CheckInput {
+  ast::SourcePtr source;
+  bool judge_names = false;        // Analysis::complete
+  std::vector<std::string> known;  // the modules' globals
+};
+CheckInput check_input(const Analysis& a);
+
+// The check, as `humus --check` makes it: compile errors and warnings, and
+// the names defined nowhere (a second parse, compiled statement by
+// statement). Reads nothing but `in`: it may run on another thread.
+std::vector<Diagnostic> check_document(const CheckInput& in);
+
+// Both passes, the check's diagnostics first (tests, and tools that want
+// one call). `folder` is where relative IMPORTs start ("" for a document
+// with no file).
 Analysis analyze(ast::SourcePtr source, const std::string& folder, Modules& modules);
 
 // Where a global name is defined: the last definition in the document, else

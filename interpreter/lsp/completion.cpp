@@ -48,12 +48,12 @@ std::vector<Completion> complete(const Analysis& a, uint32_t line, std::string_v
   const uint32_t from = a.outline.statements.empty() ? 0 : a.outline.statements[here].line;
   const uint32_t to = here + 1 < a.outline.statements.size() ? a.outline.statements[here + 1].line : UINT32_MAX;
   for (const Definition& d : a.outline.definitions)
-    if (!d.global() && d.loc.line >= from && d.loc.line < to) add(d.name, Completion::Kind::Local, "local");
+    if (!d.global() && d.loc.line >= from && d.loc.line < to) add(*d.name, Completion::Kind::Local, "local");
   for (const Definition& d : a.outline.definitions)
-    if (d.global()) add(d.name, kind_of(d), "this file");
+    if (d.global()) add(*d.name, kind_of(d), "this file");
   for (auto m = a.modules.rbegin(); m != a.modules.rend(); ++m)
     for (const Definition& d : (*m)->outline.definitions)
-      if (d.global()) add(d.name, kind_of(d), (*m)->shown);
+      if (d.global()) add(*d.name, kind_of(d), (*m)->shown);
   for (const rt::BuiltinFunction& f : rt::builtin_table()) add(f.name, Completion::Kind::Builtin, "built-in");
   for (const rt::DeviceDoc& d : rt::device_docs()) add(d.name, Completion::Kind::BuiltinActor, "built-in actor");
   for (const std::string& k : parse::keyword_names()) add(k, Completion::Kind::Keyword, "keyword");

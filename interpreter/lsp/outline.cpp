@@ -75,22 +75,24 @@ OutlineBuilder::OutlineBuilder(ast::SourcePtr source)
             int def = binder ? define(name, *binder, Definition::Kind::Local, -1) : -1;
             // A top-level function's name inside its own body is the global.
             if (def >= 0 && out_.definitions[size_t(def)].global()) def = -1;
-            out_.occurrences.push_back({name, at, def, false});
+            out_.occurrences.push_back({intern(name), at, def, false});
           },
           [this](const std::string& name, ast::Loc at) { define(name, at, Definition::Kind::Local, -1); }) {}
 
 int OutlineBuilder::define(const std::string& name, ast::Loc at, Definition::Kind kind, int stmt) {
-  auto [it, added] = by_place_.try_emplace({at.line, at.column, name}, int(out_.definitions.size()));
+  auto [it, added] = by_place_.try_emplace(uint64_t(at.line) << 32 | at.column, int(out_.definitions.size()));
   if (!added) return it->second;
-  out_.definitions.push_back({name, at, kind, stmt});
+  const std::string* interned = intern(name);
+  out_.definitions.push_back({interned, at, kind, stmt});
   // A global is looked up by name (a later definition replaces it), a local by its binder.
   const bool global = kind != Definition::Kind::Local;
-  out_.occurrences.push_back({name, at, global ? -1 : it->second, true});
+  out_.occurrences.push_back({interned, at, global ? -1 : it->second, true});
   return it->second;
 }
 
 void OutlineBuilder::add(const ast::Stmt& s) {
   const int i = int(out_.statements.size());
+  const size_t first = out_.occurrences.size();
   out_.statements.push_back(s.loc);
   if (s.kind == ast::StmtKind::Import) {
     const std::string& text = source_->text;
@@ -102,15 +104,15 @@ void OutlineBuilder::add(const ast::Stmt& s) {
   walker_.statement(s);
   // A binder belongs to one statement: the next one need not find it.
   by_place_.clear();
+  // Statements come in source order and each one's names lie within it:
+  // sorting each one's sorts them all.
+  std::stable_sort(out_.occurrences.begin() + std::ptrdiff_t(first), out_.occurrences.end(),
+                   [](const Occurrence& a, const Occurrence& b) { return before(a.loc, b.loc); });
 }
 
-Outline OutlineBuilder::finish() {
-  std::stable_sort(out_.occurrences.begin(), out_.occurrences.end(),
-                   [](const Occurrence& a, const Occurrence& b) { return before(a.loc, b.loc); });
-  out_.occurrences.shrink_to_fit();
-  out_.definitions.shrink_to_fit();
-  return std::move(out_);
-}
+// Not shrunk to fit: shrinking copies, and the copy beside the original
+// was the server's peak memory.
+Outline OutlineBuilder::finish() { return std::move(out_); }
 
 Outline make_outline(const ast::Program& program) {
   OutlineBuilder b(program.source);
@@ -124,14 +126,14 @@ const Occurrence* Outline::at(uint32_t line, uint32_t column) const {
   while (it != occurrences.begin()) {
     --it;
     if (it->loc.line != line) break;
-    if (column >= it->loc.column && column < it->loc.column + it->name.size()) return &*it;
+    if (column >= it->loc.column && column < it->loc.column + it->name->size()) return &*it;
   }
   return nullptr;
 }
 
 const Definition* Outline::global(const std::string& name) const {
   for (auto it = definitions.rbegin(); it != definitions.rend(); ++it)
-    if (it->global() && it->name == name) return &*it;
+    if (it->global() && *it->name == name) return &*it;
   return nullptr;
 }
 

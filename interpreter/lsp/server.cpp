@@ -11,6 +11,7 @@
 
 #include "interpreter/lsp/analysis.hpp"
 #include "interpreter/lsp/builtins.hpp"
+#include "interpreter/lsp/checker.hpp"
 #include "interpreter/lsp/completion.hpp"
 #include "interpreter/lsp/text.hpp"
 #include "interpreter/lsp/transport.hpp"
@@ -45,8 +46,9 @@ struct Document {
   int64_t version = 0;
   std::string name;                             // the source's name in messages: its path, or the URI
   std::string folder;                           // where its relative IMPORTs start
-  bool dirty = true;                            // its diagnostics are not published yet
-  std::shared_ptr<const Analysis> analysis;     // of the current text
+  uint64_t revision = 0;                        // the server's count of its texts
+  bool dirty = true;                            // its diagnostics are not published, nor being checked
+  std::shared_ptr<const Analysis> analysis;     // the outline of the current text
   std::shared_ptr<const Analysis> last_parsed;  // the latest analysis of a text that parsed
 };
 
@@ -61,6 +63,10 @@ class Server {
 
   int run() {
     for (;;) {
+      if (!io_.wait(checker_.wake_fd())) {
+        finish_check();
+        continue;
+      }
       std::string body, error;
       switch (io_.read(body, error)) {
         case Transport::Read::End:
@@ -189,6 +195,7 @@ class Server {
     } else {
       d.name = d.uri;
     }
+    d.revision = ++revisions_;
     std::string uri = d.uri;
     docs_[uri] = std::move(d);
   }
@@ -206,6 +213,7 @@ class Server {
       }
     }
     d.version = params["textDocument"].value("version", d.version);
+    d.revision = ++revisions_;
     d.dirty = true;
     d.analysis.reset();
   }
@@ -224,26 +232,53 @@ class Server {
   const Analysis& analysis(Document& d) {
     if (!d.analysis) {
       d.analysis = std::make_shared<const Analysis>(
-          analyze(std::make_shared<ast::Source>(ast::Source{d.name, d.text.str()}), d.folder, modules_));
+          outline_document(std::make_shared<ast::Source>(ast::Source{d.name, d.text.str()}), d.folder, modules_));
       if (d.analysis->parsed) d.last_parsed = d.analysis;
     }
     return *d.analysis;
   }
 
+  // Diagnostics of the documents changed since they were last published:
+  // a text that does not parse has them from its outline at once; one that
+  // does is checked on the checker's thread (one document at a time), and
+  // published when that ends (finish_check), if the text is still the same.
   void publish_diagnostics() {
     for (auto& [uri, d] : docs_) {
       if (!d.dirty) continue;
-      d.dirty = false;
       const Analysis& a = analysis(d);
-      json list = json::array();
-      for (const Diagnostic& x : a.diagnostics)
-        list.push_back({{"range", range(d.text, x.loc, x.length)},
-                        {"severity", int(x.severity)},
-                        {"source", "humus"},
-                        {"message", x.message}});
-      send_notification("textDocument/publishDiagnostics",
-                        {{"uri", uri}, {"version", d.version}, {"diagnostics", list}});
+      if (!a.parsed) {
+        d.dirty = false;
+        publish(uri, d, a.diagnostics);
+        continue;
+      }
+      if (checker_.busy()) continue;  // its turn comes when the check under way ends
+      d.dirty = false;
+      checker_.start(uri, d.revision, check_input(a));
     }
+  }
+
+  void finish_check() {
+    std::optional<Checker::Done> done = checker_.take();
+    if (!done) return;
+    auto it = docs_.find(done->uri);
+    if (it != docs_.end() && it->second.revision == done->revision) {
+      // The check's diagnostics first, then the outline's (IMPORTs), as analyze() orders them.
+      std::vector<Diagnostic>& list = done->diagnostics;
+      const Analysis& a = analysis(it->second);
+      list.insert(list.end(), a.diagnostics.begin(), a.diagnostics.end());
+      publish(done->uri, it->second, list);
+    }
+    if (!io_.pending()) publish_diagnostics();  // the next document waiting, if any
+  }
+
+  void publish(const std::string& uri, const Document& d, const std::vector<Diagnostic>& diagnostics) {
+    json list = json::array();
+    for (const Diagnostic& x : diagnostics)
+      list.push_back({{"range", range(d.text, x.loc, x.length)},
+                      {"severity", int(x.severity)},
+                      {"source", "humus"},
+                      {"message", x.message}});
+    send_notification("textDocument/publishDiagnostics", {{"uri", uri}, {"version", d.version}, {"diagnostics", list}});
   }
 
   // ------------------------------------------------------------ positions
@@ -287,7 +322,8 @@ class Server {
     const Occurrence* found;  // the name there, as the outline has it
     const Import* import;     // the module string of an IMPORT, if that is what is there
     size_t import_index = 0;
-    std::optional<Occurrence> word;  // or the word there, read from a text that does not parse
+    std::optional<Occurrence> word;                // or the word there, read from a text that does not parse
+    std::shared_ptr<const std::string> word_name;  // the word's name, which `word` points to
     const Occurrence* name() const { return word ? &*word : found; }
   };
   Target target(const json& params) {
@@ -307,8 +343,10 @@ class Server {
       if (to > from) {
         std::string w = s.substr(from, to - from);
         // Only a name known as a global or a built-in: not a keyword, not a number.
-        if (builtin_doc(w) || find_global(*t.analysis, w))
-          t.word = Occurrence{w, {p.line + 1, uint32_t(column - (offset - from))}, -1, false};
+        if (builtin_doc(w) || find_global(*t.analysis, w)) {
+          t.word_name = std::make_shared<const std::string>(std::move(w));
+          t.word = Occurrence{t.word_name.get(), {p.line + 1, uint32_t(column - (offset - from))}, -1, false};
+        }
       }
       return t;
     }
@@ -339,8 +377,8 @@ class Server {
     if (o.definition >= 0) {
       const Definition& d = t.analysis->outline.definitions[size_t(o.definition)];
       DefinitionText dt = definition_text(*t.analysis->source, t.analysis->outline, d);
-      text = code_block(dt.code) + "\nlocal `" + d.name + "`, bound at line " + std::to_string(d.loc.line);
-    } else if (auto g = find_global(*t.analysis, o.name)) {
+      text = code_block(dt.code) + "\nlocal `" + *d.name + "`, bound at line " + std::to_string(d.loc.line);
+    } else if (auto g = find_global(*t.analysis, *o.name)) {
       const ast::Source& src = g->module ? *g->module->source : *t.analysis->source;
       const Outline& outline = g->module ? g->module->outline : t.analysis->outline;
       DefinitionText dt = definition_text(src, outline, *g->definition);
@@ -348,12 +386,12 @@ class Server {
       if (!dt.comment.empty()) text += "\n" + dt.comment + "\n";
       text += "\n*" + (g->module ? g->module->shown + ", line " : std::string("line ")) +
               std::to_string(g->definition->loc.line) + "*";
-    } else if (const char* doc = builtin_doc(o.name)) {
+    } else if (const char* doc = builtin_doc(*o.name)) {
       text = std::string(doc) + "\n\n*built-in*";
     } else {
-      text = "`" + o.name + "` is not defined in this file, its imports or the prelude";
+      text = "`" + *o.name + "` is not defined in this file, its imports or the prelude";
     }
-    return hover_result(text, *t.doc, o.loc, uint32_t(o.name.size()));
+    return hover_result(text, *t.doc, o.loc, uint32_t(o.name->size()));
   }
 
   static std::string code_block(const std::string& code) { return "```humus\n" + code + "\n```\n"; }
@@ -373,13 +411,13 @@ class Server {
     const Occurrence& o = *t.name();
     if (o.definition >= 0) {
       const Definition& d = t.analysis->outline.definitions[size_t(o.definition)];
-      return location(t.doc->uri, t.doc->text, d.loc, uint32_t(d.name.size()));
+      return location(t.doc->uri, t.doc->text, d.loc, uint32_t(d.name->size()));
     }
-    auto g = find_global(*t.analysis, o.name);
+    auto g = find_global(*t.analysis, *o.name);
     if (!g) return nullptr;  // a built-in, or defined nowhere
-    if (!g->module) return location(t.doc->uri, t.doc->text, g->definition->loc, uint32_t(o.name.size()));
+    if (!g->module) return location(t.doc->uri, t.doc->text, g->definition->loc, uint32_t(o.name->size()));
     Text module_text(g->module->source->text);
-    return location(uri_of_path(g->module->path), module_text, g->definition->loc, uint32_t(o.name.size()));
+    return location(uri_of_path(g->module->path), module_text, g->definition->loc, uint32_t(o.name->size()));
   }
 
   // The names that start with the word before the cursor. While the text
@@ -421,12 +459,12 @@ class Server {
       SymbolKind kind = def.kind == Definition::Kind::Function ? SymbolKind::Function
                         : def.kind == Definition::Kind::Actor  ? SymbolKind::Object
                                                                : SymbolKind::Variable;
-      list.push_back({{"name", def.name},
+      list.push_back({{"name", *def.name},
                       {"kind", int(kind)},
                       {"range",
                        {{"start", to_json(d.text.position(stmts[i].line, stmts[i].column, encoding_))},
                         {"end", to_json(end_pos)}}},
-                      {"selectionRange", range(d.text, def.loc, uint32_t(def.name.size()))}});
+                      {"selectionRange", range(d.text, def.loc, uint32_t(def.name->size()))}});
     }
     return list;
   }
@@ -450,7 +488,9 @@ class Server {
   bool exit_ = false;
   Encoding encoding_ = Encoding::Utf16;
   std::map<std::string, Document> docs_;
+  uint64_t revisions_ = 0;
   Modules modules_;
+  Checker checker_;  // last: destroyed first, waiting for a check under way
 };
 
 }  // namespace

@@ -42,6 +42,14 @@ bool Transport::pending() {
   return ::poll(&p, 1, 0) > 0;
 }
 
+bool Transport::wait(int other_fd) {
+  if (!buf_.empty()) return true;
+  pollfd p[2] = {{in_, POLLIN, 0}, {other_fd, POLLIN, 0}};
+  while (::poll(p, 2, -1) < 0)
+    if (errno != EINTR) return true;  // read() then reports the failure
+  return p[0].revents != 0 || p[1].revents == 0;
+}
+
 Transport::Read Transport::read(std::string& body, std::string& error) {
   for (;;) {
     // The rest of a refused message.

@@ -22,6 +22,8 @@ class Transport {
   Read read(std::string& body, std::string& error);
   // More input is already waiting: buffered, or readable without blocking.
   bool pending();
+  // Waits until input is waiting (true) or `other_fd` is readable (false).
+  bool wait(int other_fd);
   // False when the output is gone (the client closed it).
   bool write(const std::string& body);
 

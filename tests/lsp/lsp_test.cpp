@@ -486,3 +486,34 @@ TEST_CASE("bad input gets JSON-RPC errors and the server goes on") {
   c.notify("exit", json::object());
   CHECK(c.wait_exit() == 0);
 }
+
+TEST_CASE("requests are answered from the outline while a big document is still being checked") {
+  Client c;
+  initialize(c);
+  const std::string uri = "untitled:big";
+  // 50,000 DEFs: its check (compile and names) takes several times its outline.
+  std::string text;
+  for (int i = 0; i < 50000; ++i) text += "DEF f" + std::to_string(i) + "(x) AS add(x, " + std::to_string(i) + ")\n";
+  open(c, uri, text);
+  // Let the server start: it outlines the document, then checks it on the
+  // checker's thread. (Before, it checked it on its own thread, and the
+  // hover waited for the diagnostics.)
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  const int id = c.send_request("textDocument/hover", at(uri, 49999, 5));
+  json first = c.receive();
+  REQUIRE(first.contains("id"));
+  CHECK(first["id"] == id);
+  CHECK(contains(hover_text(first["result"]), "DEF f49999(x) AS add(x, 49999)"));
+  CHECK(c.diagnostics(uri)["diagnostics"].empty());
+
+  // An edit makes one warning; the diagnostics of the text before it are never sent after it.
+  edit(c, uri, 2, range(100, 0, 101, 0), "DEF g(x) AS add(x, nowhere)\n");
+  json d = c.diagnostics(uri);
+  CHECK(d["version"] == 2);
+  REQUIRE(d["diagnostics"].size() == 1);
+  CHECK(d["diagnostics"][0]["message"] == "'nowhere' is not defined (a runtime error if this code runs)");
+
+  CHECK(c.request("shutdown")["result"].is_null());
+  c.notify("exit", json::object());
+  CHECK(c.wait_exit() == 0);
+}

@@ -29,7 +29,7 @@ Parsed outline_of(const std::string& text) {
 std::string refers(const Outline& o, uint32_t line, uint32_t column) {
   const auto* occ = o.at(line, column);
   if (!occ) return "nothing";
-  if (occ->definition < 0) return "global " + occ->name;
+  if (occ->definition < 0) return "global " + *occ->name;
   const auto& d = o.definitions[size_t(occ->definition)];
   return std::to_string(d.loc.line) + ":" + std::to_string(d.loc.column);
 }
@@ -80,7 +80,7 @@ TEST_CASE("each use points at its binder, or is a global") {
   const auto* def = o.at(1, 5);
   REQUIRE(def);
   CHECK(def->is_definition);
-  CHECK(def->name == "f");
+  CHECK(*def->name == "f");
   CHECK(o.at(1, 1) == nullptr);  // DEF
 }
 
