@@ -2,6 +2,9 @@
 // wrong number of arguments (judged once every DEF is known), a statement that does nothing.
 #include "interpreter/compile/compiler_impl.hpp"
 
+#include <set>
+#include <tuple>
+
 namespace humus::compile::codegen {
 
 void Compiler::warn_rebinding(const Fn& fn, const ast::Pattern& p) {
@@ -22,14 +25,14 @@ void Compiler::warn_arity(const Fn& fn, const ast::Expr& e) {
     given = e.argument->constant.list->size();  // f(1, 2, ..., 40): packed
   else
     return;
-  if (bound_locally(fn, e.callee->name)) return;
+  if (bound_locally(fn, e.callee->name) || !arity_noted_.insert(&e).second) return;
   auto [it, fresh] = arity_ids_.emplace(e.callee->name, uint32_t(arity_names_.size()));
   if (fresh) arity_names_.push_back(&it->first);
   pending_arity_.push_back({it->second, uint32_t(given), e.loc, warnings.size()});
 }
 
 void Compiler::warn_behavior_factory(const Fn& fn, const ast::Expr& e) {
-  if (e.kind != ast::ExprKind::Var || bound_locally(fn, e.name)) return;
+  if (e.kind != ast::ExprKind::Var || bound_locally(fn, e.name) || !arity_noted_.insert(&e).second) return;
   auto [it, fresh] = arity_ids_.emplace(e.name, uint32_t(arity_names_.size()));
   if (fresh) arity_names_.push_back(&it->first);
   pending_arity_.push_back({it->second, kAsBehavior, e.loc, warnings.size()});
@@ -51,6 +54,7 @@ void Compiler::note_definitions(const ast::Stmt& s) {
 void Compiler::finish_arity() {
   std::vector<CompileWarning> out;
   out.reserve(warnings.size());
+  std::set<std::tuple<uint32_t, uint32_t, std::string>> said;  // (line, column, message) of each arity warning
   size_t next = 0;  // in pending_arity_, which is in the order noted (`at` ascending)
   auto place = [&](size_t upto) {
     for (; next < pending_arity_.size() && pending_arity_[next].at <= upto; ++next) {
@@ -78,10 +82,7 @@ void Compiler::finish_arity() {
                             (given < wanted ? "; the call will not match its parameters and gives ?"
                                             : "; the last parameter will get a tuple of the rest") +
                             " [--no-warn=arity]";
-      bool seen = false;
-      for (const auto& w : out)
-        seen |= w.loc.line == p.loc.line && w.loc.column == p.loc.column && w.message == message;
-      if (!seen) out.push_back({p.loc, std::move(message), "arity"});
+      if (said.emplace(p.loc.line, p.loc.column, message).second) out.push_back({p.loc, std::move(message), "arity"});
     }
   };
   for (size_t i = 0; i < warnings.size(); ++i) {

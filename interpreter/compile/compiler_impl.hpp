@@ -195,8 +195,19 @@ class Compiler {
   // addresses, which the next statement's nodes may reuse once it is freed).
   void end_statement() {
     lambdas_.clear();
+    reset(arity_noted_);
     blocks_.clear();
     captures_.clear();  // what each of the statement's functions captures
+  }
+  // Empties a hash table kept per statement. clear() costs the bucket
+  // count, which one huge statement grows for good: every small one after
+  // it would pay for it (issue 31's cliff), so a big table is made anew.
+  template <class Table>
+  static void reset(Table& t) {
+    if (t.bucket_count() > 1024)
+      t = Table();
+    else
+      t.clear();
   }
   std::vector<CompileWarning> warnings;
   std::vector<GlobalUse> global_reads;
@@ -274,6 +285,10 @@ class Compiler {
   void warn_behavior_factory(const Fn& fn, const ast::Expr& behavior);
   static constexpr uint32_t kAsBehavior = UINT32_MAX;
   std::vector<PendingArity> pending_arity_;
+  // The calls noted in this statement: a function's body is compiled once
+  // for each of its three entries, and was noted three times (a third of a
+  // check's memory for a document of many small functions).
+  std::unordered_set<const ast::Expr*> arity_noted_;
   std::unordered_map<std::string, uint32_t> arity_ids_;
   std::vector<const std::string*> arity_names_;
   // Top-level definitions seen: name -> how many; `DEF f(a, b, c)`'s arity.
