@@ -333,7 +333,7 @@ class Server {
     size_t offset = d.text.offset(p, encoding_);
     Position line_start{p.line, 0};
     auto column = uint32_t(offset - d.text.offset(line_start, encoding_) + 1);
-    Target t{&d, &a, a.outline.at(p.line + 1, column), nullptr, 0, std::nullopt};
+    Target t{&d, &a, a.outline.at(p.line + 1, column), nullptr, 0, std::nullopt, nullptr};
     if (!a.parsed) {
       t.analysis = d.last_parsed ? d.last_parsed.get() : &a;
       const std::string& s = d.text.str();
