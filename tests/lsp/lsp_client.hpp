@@ -127,6 +127,9 @@ class Client {
     return json::parse(read_bytes(length));
   }
 
+  // How long a read waits for the server before the test fails.
+  int timeout_ms = 20000;
+
   // Whether the server sends nothing more within `ms`.
   bool quiet_for(int ms) {
     pollfd p{out_, POLLIN, 0};
@@ -155,7 +158,8 @@ class Client {
     std::string out;
     while (out.size() < n) {
       pollfd p{out_, POLLIN, 0};
-      if (::poll(&p, 1, 20000) <= 0) throw std::runtime_error("the server sent nothing for 20 s");
+      if (::poll(&p, 1, timeout_ms) <= 0)
+        throw std::runtime_error("the server sent nothing for " + std::to_string(timeout_ms / 1000) + " s");
       char buf[65536];
       ssize_t got = ::read(out_, buf, std::min(sizeof buf, n - out.size()));
       if (got <= 0) throw std::runtime_error("the server closed its output");
