@@ -309,6 +309,8 @@ struct program : seq< opt< utf8::bom >, sp, star< stmt, sp >, must< program_end 
 // cost 40 times the source): program_start, then program_next until it
 // fails, then program_rest.
 struct program_start : seq< opt< utf8::bom >, sp > {};
+// Where a re-parse starts, at a statement's old first byte: the blanks an edit put there.
+struct program_resume : sp {};
 struct program_next : seq< stmt, sp > {};
 struct program_rest : must< program_end > {};
 

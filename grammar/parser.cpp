@@ -841,6 +841,14 @@ ParseResult parse_program(ast::SourcePtr source) {
 }
 
 ParseResult parse_program_each(ast::SourcePtr source, const std::function<void(ast::StmtPtr)>& each) {
+  return parse_statements_from(std::move(source), std::nullopt, [&](ast::StmtPtr s, std::size_t, std::size_t) {
+    each(std::move(s));
+    return true;
+  });
+}
+
+ParseResult parse_statements_from(ast::SourcePtr source, std::optional<Resume> at,
+                                  const std::function<bool(ast::StmtPtr, std::size_t, std::size_t)>& each) {
   ParseResult result;
   const std::string& text = source->text;
   if (std::size_t bad = invalid_utf8_at(text); bad != std::string_view::npos) {
@@ -852,18 +860,28 @@ ParseResult parse_program_each(ast::SourcePtr source, const std::function<void(a
     NodePool pool;
     parse_state st;
     st.text = text;
-    pegtl::memory_input<pegtl::tracking_mode::eager, pegtl::eol::lf_crlf, std::string_view> in(text.data(), text.size(),
-                                                                                               source->name);
+    const std::size_t from = at ? std::min(at->byte, text.size()) : 0;
+    pegtl::memory_input<pegtl::tracking_mode::eager, pegtl::eol::lf_crlf, std::string_view> in(
+        text.data() + from, text.data() + text.size(), source->name, from, at ? at->loc.line : 1,
+        at ? at->loc.column : 1);
     // g::program, one statement at a time: its tree is converted and freed
     // before the next is read, so a big script's whole parse tree never
     // exists at once.
     ast::Program program;
     program.source = source;
     converter conv;
-    (void)pegtl::parse_tree::parse<g::program_start, node, selector, action, control>(in, st);
-    while (auto root = pegtl::parse_tree::parse<g::program_next, node, selector, action, control>(in, st))
-      for (auto& child : root->children) each(conv.stmt(*take(child), 0));
-    (void)pegtl::parse_tree::parse<g::program_rest, node, selector, action, control>(in, st);
+    if (at)
+      (void)pegtl::parse_tree::parse<g::program_resume, node, selector, action, control>(in, st);
+    else
+      (void)pegtl::parse_tree::parse<g::program_start, node, selector, action, control>(in, st);
+    bool more = true;
+    while (more) {
+      const std::size_t start = in.byte();
+      auto root = pegtl::parse_tree::parse<g::program_next, node, selector, action, control>(in, st);
+      if (!root) break;
+      for (auto& child : root->children) more = each(conv.stmt(*take(child), 0), start, in.byte()) && more;
+    }
+    if (more) (void)pegtl::parse_tree::parse<g::program_rest, node, selector, action, control>(in, st);
     result.program = std::move(program);
   } catch (const syntax_error& e) {
     result.error = e.diag;

@@ -53,4 +53,17 @@ ParseResult parse_program(ast::SourcePtr source);
 // the statements before it have been handed over already.
 ParseResult parse_program_each(ast::SourcePtr source, const std::function<void(ast::StmtPtr)>& each);
 
+// A place where a top-level statement starts, as an earlier parse of the
+// same text before it found it: its byte offset and position.
+struct Resume {
+  std::size_t byte = 0;
+  ast::Loc loc{1, 1};
+};
+// The same from `at` (the text's start when none), for the language
+// server's re-parse of an edited stretch: `each` also gets the statement's
+// first byte and the byte where the next one starts (past the blanks and
+// comments after this one), and returns false to stop there, with success.
+ParseResult parse_statements_from(ast::SourcePtr source, std::optional<Resume> at,
+                                  const std::function<bool(ast::StmtPtr, std::size_t start, std::size_t next)>& each);
+
 }  // namespace humus::parse

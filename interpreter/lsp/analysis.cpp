@@ -34,16 +34,27 @@ Analysis outline_document(ast::SourcePtr source, const std::string& folder, Modu
   Analysis a;
   a.source = source;
   OutlineBuilder outline(source);
-  parse::ParseResult parsed = parse::parse_program_each(source, [&](ast::StmtPtr s) { outline.add(*s); });
+  parse::ParseResult parsed =
+      parse::parse_statements_from(source, std::nullopt, [&](ast::StmtPtr s, size_t start, size_t) {
+        outline.add(*s, start);
+        return true;
+      });
   if (!parsed.program) {
     a.diagnostics.push_back({parsed.error->loc, 0, Diagnostic::Severity::Error, parsed.error->message});
     return a;
   }
   a.parsed = true;
   a.outline = outline.finish();
+  find_modules(a, folder, modules);
+  return a;
+}
 
-  // The prelude and the imports, with an error where an IMPORT cannot be
-  // found or names a module that does not parse.
+// The prelude and the imports, with an error where an IMPORT cannot be
+// found or names a module that does not parse.
+void find_modules(Analysis& a, const std::string& folder, Modules& modules) {
+  a.diagnostics.clear();
+  a.modules.clear();
+  a.imported.clear();
   std::set<std::string> seen;
   bool complete = true;
   std::string why;
@@ -64,7 +75,6 @@ Analysis outline_document(ast::SourcePtr source, const std::string& folder, Modu
     add_module(m, folder, modules, seen, a.modules, complete);
   }
   a.complete = complete;
-  return a;
 }
 
 CheckInput check_input(const Analysis& a) {

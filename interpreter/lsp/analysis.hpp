@@ -3,6 +3,7 @@
 // be found, names defined nowhere) and what each name in it refers to.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -41,6 +42,31 @@ struct Analysis {
 // One pass over the document: parsed statement by statement (the whole
 // syntax tree never exists at once), outlined, its modules found.
 Analysis outline_document(ast::SourcePtr source, const std::string& folder, Modules& modules);
+// Its second half: the modules of a parsed document (the prelude, what it
+// imports), found again, and the diagnostics of the IMPORTs.
+void find_modules(Analysis& a, const std::string& folder, Modules& modules);
+
+// How a text differs from the one an analysis was made of: the bytes both
+// begin with, and the bytes both end with (an editor's edits since, merged;
+// the default: the same text).
+struct Edited {
+  size_t same_prefix = SIZE_MAX;
+  size_t same_suffix = SIZE_MAX;
+};
+
+// Brings `a` (an outline pass over a text that parsed, with its statements'
+// bytes) up to `source`, the text after `edited`, in place: only the
+// statements from the one before the edit up to the first that starts where
+// an old one did (past the edit) are parsed again, and the rest is shifted.
+// Updated: `a` is the new text's. SyntaxError: the new text does not parse,
+// `*error` says why, and `a` is left as it was. Unable: `a` is left as it
+// was, and the new text needs outline_document (an IMPORT among the
+// statements parsed again, whose modules may change; an outline without
+// its statements' bytes).
+// Its modules are found again (a file may have changed on disk).
+enum class Reoutline { Updated, SyntaxError, Unable };
+Reoutline reoutline(Analysis& a, ast::SourcePtr source, Edited edited, const std::string& folder, Modules& modules,
+                    Diagnostic* error);
 
 // What the check needs besides the document: names the modules define.
 struct CheckInput {

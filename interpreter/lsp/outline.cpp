@@ -3,15 +3,12 @@
 #include <algorithm>
 #include <map>
 #include <optional>
-#include <tuple>
 
 #include "interpreter/compile/scopes.hpp"
 
 namespace humus::lsp {
 
 namespace {
-
-bool before(ast::Loc a, ast::Loc b) { return std::tie(a.line, a.column) < std::tie(b.line, b.column); }
 
 Definition::Kind global_kind(const ast::Stmt& s, const std::string& name) {
   if (s.kind == ast::StmtKind::Create) return Definition::Kind::Actor;
@@ -90,10 +87,11 @@ int OutlineBuilder::define(const std::string& name, ast::Loc at, Definition::Kin
   return it->second;
 }
 
-void OutlineBuilder::add(const ast::Stmt& s) {
+void OutlineBuilder::add(const ast::Stmt& s, std::optional<size_t> start) {
   const int i = int(out_.statements.size());
   const size_t first = out_.occurrences.size();
   out_.statements.push_back(s.loc);
+  if (start) out_.statement_bytes.push_back(uint32_t(*start));
   if (s.kind == ast::StmtKind::Import) {
     const std::string& text = source_->text;
     out_.imports.push_back({s.name, s.loc, s.name_loc, string_length(text, offset_of(text, s.name_loc))});

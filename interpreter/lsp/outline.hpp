@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <unordered_set>
 #include <vector>
@@ -15,6 +16,9 @@
 #include "interpreter/compile/scopes.hpp"
 
 namespace humus::lsp {
+
+// Whether a comes before b in the text.
+inline bool before(ast::Loc a, ast::Loc b) { return a.line != b.line ? a.line < b.line : a.column < b.column; }
 
 struct Definition {
   enum class Kind : uint8_t { Function, Value, Actor, Local };
@@ -47,9 +51,10 @@ struct Outline {
   // document writes a few distinct names many times (its outline took 48
   // bytes an occurrence, 24 now). Shared by copies.
   std::shared_ptr<std::unordered_set<std::string>> names = std::make_shared<std::unordered_set<std::string>>();
-  std::vector<ast::Loc> statements;     // where each top-level statement starts
-  std::vector<Definition> definitions;  // globals (top level) and locals, in source order
-  std::vector<Occurrence> occurrences;  // sorted by position
+  std::vector<ast::Loc> statements;       // where each top-level statement starts
+  std::vector<uint32_t> statement_bytes;  // the same as byte offsets, when built from the text (else empty)
+  std::vector<Definition> definitions;    // globals (top level) and locals, in source order
+  std::vector<Occurrence> occurrences;    // sorted by position
   std::vector<Import> imports;
 
   // The occurrence whose name covers the byte column on a line (1-based), if any.
@@ -66,8 +71,12 @@ Outline make_outline(const ast::Program& program);
 class OutlineBuilder {
  public:
   explicit OutlineBuilder(ast::SourcePtr source);
-  void add(const ast::Stmt& s);
+  // `start`: the statement's first byte in the text, when known.
+  void add(const ast::Stmt& s, std::optional<size_t> start = std::nullopt);
   Outline finish();
+  // The names interned in `names` rather than a set of the builder's own
+  // (a re-parse adds to the outline it will be spliced into).
+  void share_names(std::shared_ptr<std::unordered_set<std::string>> names) { out_.names = std::move(names); }
 
  private:
   int define(const std::string& name, ast::Loc at, Definition::Kind kind, int stmt);

@@ -44,13 +44,26 @@ struct Document {
   std::string uri;
   Text text;
   int64_t version = 0;
-  std::string name;                             // the source's name in messages: its path, or the URI
-  std::string folder;                           // where its relative IMPORTs start
-  uint64_t revision = 0;                        // the server's count of its texts
-  bool dirty = true;                            // its diagnostics are not published, nor being checked
-  std::shared_ptr<const Analysis> analysis;     // the outline of the current text
-  std::shared_ptr<const Analysis> last_parsed;  // the latest analysis of a text that parsed
+  std::string name;                          // the source's name in messages: its path, or the URI
+  std::string folder;                        // where its relative IMPORTs start
+  uint64_t revision = 0;                     // the server's count of its texts
+  bool dirty = true;                         // its diagnostics are not published, nor being checked
+  std::shared_ptr<const Analysis> analysis;  // the outline of the current text
+  // The latest analysis of a text that parsed (the current one's, when it
+  // parses), and how the current text differs from that one's: an edit
+  // brings it up to date by parsing again only around the changed bytes.
+  std::shared_ptr<Analysis> last_parsed;
+  Edited since_parsed;
 };
+
+// The bytes two texts begin with, and then the bytes they end with.
+Edited difference(std::string_view a, std::string_view b) {
+  const size_t shorter = std::min(a.size(), b.size());
+  size_t prefix = 0, suffix = 0;
+  while (prefix < shorter && a[prefix] == b[prefix]) ++prefix;
+  while (suffix < shorter - prefix && a[a.size() - 1 - suffix] == b[b.size() - 1 - suffix]) ++suffix;
+  return {prefix, suffix};
+}
 
 bool is_ident_byte(unsigned char c) {
   return c >= 0x80 ||
@@ -202,13 +215,17 @@ class Server {
 
   void change(const json& params) {
     Document& d = document(params.at("textDocument").at("uri"));
+    Edited& since = d.since_parsed;
     for (const json& c : params.at("contentChanges")) {
       std::string text = c.at("text").get<std::string>();
       if (c.contains("range")) {
         size_t from = d.text.offset(position(c["range"].at("start")), encoding_);
-        size_t to = d.text.offset(position(c["range"].at("end")), encoding_);
-        d.text.replace(from, std::max(from, to), text);
+        size_t to = std::max(from, d.text.offset(position(c["range"].at("end")), encoding_));
+        since = {std::min(since.same_prefix, from), std::min(since.same_suffix, d.text.str().size() - to)};
+        d.text.replace(from, to, text);
       } else {
+        const Edited e = difference(d.text.str(), text);
+        since = {std::min(since.same_prefix, e.same_prefix), std::min(since.same_suffix, e.same_suffix)};
         d.text = Text(std::move(text));
       }
     }
@@ -229,12 +246,35 @@ class Server {
     return it->second;
   }
 
+  // The current text's outline pass: the last one that parsed brought up to
+  // date (reoutline), else made anew.
   const Analysis& analysis(Document& d) {
-    if (!d.analysis) {
-      d.analysis = std::make_shared<const Analysis>(
-          outline_document(std::make_shared<ast::Source>(ast::Source{d.name, d.text.str()}), d.folder, modules_));
-      if (d.analysis->parsed) d.last_parsed = d.analysis;
+    if (d.analysis) return *d.analysis;
+    auto source = std::make_shared<ast::Source>(ast::Source{d.name, d.text.str()});
+    if (d.last_parsed) {
+      Diagnostic error;
+      switch (reoutline(*d.last_parsed, source, d.since_parsed, d.folder, modules_, &error)) {
+        case Reoutline::Updated:
+          d.since_parsed = {};
+          d.analysis = d.last_parsed;
+          return *d.analysis;
+        case Reoutline::SyntaxError: {
+          auto broken = std::make_shared<Analysis>();
+          broken->source = source;
+          broken->diagnostics.push_back(std::move(error));
+          d.analysis = std::move(broken);
+          return *d.analysis;
+        }
+        case Reoutline::Unable:
+          break;
+      }
     }
+    auto a = std::make_shared<Analysis>(outline_document(source, d.folder, modules_));
+    if (a->parsed) {
+      d.last_parsed = a;
+      d.since_parsed = {};
+    }
+    d.analysis = std::move(a);
     return *d.analysis;
   }
 

@@ -284,6 +284,20 @@ TEST_CASE("hover shows a global's definition and its comment; go to definition f
   CHECK(symbols[0]["selectionRange"] == range(1, 4, 1, 10));
   CHECK(symbols[2]["name"] == "printer");
   CHECK(symbols[2]["kind"] == 19);  // Object: an actor
+
+  // The broken edit undone, then a line put above all: everything moves
+  // down a line (the outline is brought up to date around each edit).
+  edit(c, uri, 3, range(5, 0, 5, 6), "");
+  CHECK(c.diagnostics(uri)["diagnostics"].empty());
+  edit(c, uri, 4, range(0, 0, 0, 0), "DEF one AS 1\n");
+  CHECK(c.diagnostics(uri)["diagnostics"].empty());
+  CHECK(definition(c, uri, 3, 15) == json{{"uri", uri}, {"range", range(2, 4, 2, 10)}});
+  CHECK(contains(hover_text(hover(c, uri, 3, 15)), "*line 3*"));
+  CHECK(definition(c, uri, 2, 21) == json{{"uri", uri}, {"range", range(2, 11, 2, 12)}});
+  symbols = c.request("textDocument/documentSymbol", {{"textDocument", {{"uri", uri}}}})["result"];
+  REQUIRE(symbols.size() == 4);
+  CHECK(symbols[0]["name"] == "one");
+  CHECK(symbols[3]["selectionRange"] == range(4, 7, 4, 14));
 }
 
 // The labels of a completion answer, and the item of one label.
