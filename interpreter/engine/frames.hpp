@@ -32,7 +32,13 @@ inline constexpr size_t kMaxStack = size_t(1) << 26;
 // Humus loops are tail calls), the running event asks the runtime whether
 // the run was interrupted or stopped, and counts the calls against
 // --max-steps (Runtime::safe_point): one decrement per call.
+#if defined(HUMUS_FUZZ_BUILD)
+// The fuzz targets bound each input's time at the safe points: sixteen times
+// as often, or an input's loop overran its few milliseconds many times over.
+inline constexpr uint32_t kSafePointTicks = 1 << 12;
+#else
 inline constexpr uint32_t kSafePointTicks = 1 << 16;
+#endif
 
 // What ends a frame, and what the end gives the C++ caller of an entry frame.
 enum class Kind : uint8_t { Value, Stmt };

@@ -1,7 +1,7 @@
 // libFuzzer target: run arbitrary small programs under tight resource limits
 // (fuzz_program.hpp).
 //
-// An endless loop inside one event is ended by the 1 s limit at the VM's
+// An endless loop inside one event is ended by the time limit (kInputTime) at the VM's
 // next safe point (docs/reliability.md); code that makes no call for long
 // can still hang: run this target with libFuzzer's -fork mode, where such
 // inputs are timeouts that are reported and ignored.
