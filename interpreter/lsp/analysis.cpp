@@ -1,5 +1,6 @@
 #include "interpreter/lsp/analysis.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <set>
 #include <unordered_set>
@@ -30,10 +31,10 @@ void add_module(const std::shared_ptr<const Module>& m, const std::string& root,
 
 }  // namespace
 
-Analysis outline_document(ast::SourcePtr source, const std::string& folder, Modules& modules) {
+Analysis outline_document(ast::SourcePtr source, const std::string& folder, Modules& modules, bool every_name) {
   Analysis a;
   a.source = source;
-  OutlineBuilder outline(source);
+  OutlineBuilder outline(source, every_name);
   parse::ParseResult parsed =
       parse::parse_statements_from(source, std::nullopt, [&](ast::StmtPtr s, size_t start, size_t) {
         outline.add(*s, start);
@@ -75,6 +76,34 @@ void find_modules(Analysis& a, const std::string& folder, Modules& modules) {
     add_module(m, folder, modules, seen, a.modules, complete);
   }
   a.complete = complete;
+}
+
+Outline statement_outline(const Analysis& a, size_t stmt) {
+  OutlineBuilder builder(a.source);
+  const std::vector<uint32_t>& bytes = a.outline.statement_bytes;
+  if (!a.parsed || stmt >= bytes.size()) return builder.finish();
+  const parse::Resume at{bytes[stmt], position_of(a.source->text, bytes[stmt])};
+  parse::parse_statements_from(a.source, at, [&](ast::StmtPtr s, size_t start, size_t) {
+    builder.add(*s, start);
+    return false;  // that one only
+  });
+  Outline o = builder.finish();
+  for (Definition& d : o.definitions)
+    if (d.stmt >= 0) d.stmt = int(stmt);
+  return o;
+}
+
+std::optional<size_t> statement_at_byte(const Outline& o, size_t byte) {
+  const auto& bytes = o.statement_bytes;
+  auto it = std::upper_bound(bytes.begin(), bytes.end(), byte);
+  if (it == bytes.begin()) return std::nullopt;
+  return size_t(it - bytes.begin()) - 1;
+}
+
+ast::Loc position_of(std::string_view text, size_t byte) {
+  const std::string_view before_it = text.substr(0, byte);
+  const size_t line_start = before_it.rfind('\n') + 1;  // npos + 1 = 0
+  return {uint32_t(1 + std::count(before_it.begin(), before_it.end(), '\n')), uint32_t(byte - line_start + 1)};
 }
 
 CheckInput check_input(const Analysis& a) {

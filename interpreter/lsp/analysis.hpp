@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -40,8 +41,19 @@ struct Analysis {
 };
 
 // One pass over the document: parsed statement by statement (the whole
-// syntax tree never exists at once), outlined, its modules found.
-Analysis outline_document(ast::SourcePtr source, const std::string& folder, Modules& modules);
+// syntax tree never exists at once), outlined (the top level only, unless
+// `every_name`: see Outline::every_name), its modules found.
+Analysis outline_document(ast::SourcePtr source, const std::string& folder, Modules& modules, bool every_name = false);
+
+// The outline of top-level statement `stmt` of an analysis that parsed,
+// with every name written in it and its locals, numbered as in the whole
+// document: parsed again from the analysis's text.
+Outline statement_outline(const Analysis& a, size_t stmt);
+// The top-level statement that byte `byte` of the analysis's text is in or
+// after (the last that starts at or before it), if any.
+std::optional<size_t> statement_at_byte(const Outline& o, size_t byte);
+// The line and byte column of byte `byte` of `text`.
+ast::Loc position_of(std::string_view text, size_t byte);
 // Its second half: the modules of a parsed document (the prelude, what it
 // imports), found again, and the diagnostics of the IMPORTs.
 void find_modules(Analysis& a, const std::string& folder, Modules& modules);

@@ -44,11 +44,9 @@ std::vector<Completion> complete(const Analysis& a, uint32_t line, std::string_v
     out.push_back({label, kind, std::move(detail)});
   };
   // Nearest first: a local hides a global of its name, the document a module's.
-  const size_t here = statement_at(a.outline, line);
-  const uint32_t from = a.outline.statements.empty() ? 0 : a.outline.statements[here].line;
-  const uint32_t to = here + 1 < a.outline.statements.size() ? a.outline.statements[here + 1].line : UINT32_MAX;
-  for (const Definition& d : a.outline.definitions)
-    if (!d.global() && d.loc.line >= from && d.loc.line < to) add(*d.name, Completion::Kind::Local, "local");
+  const Outline here = statement_outline(a, statement_at(a.outline, line));
+  for (const Definition& d : here.definitions)
+    if (!d.global()) add(*d.name, Completion::Kind::Local, "local");
   for (const Definition& d : a.outline.definitions)
     if (d.global()) add(*d.name, kind_of(d), "this file");
   for (auto m = a.modules.rbegin(); m != a.modules.rend(); ++m)

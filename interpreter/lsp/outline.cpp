@@ -65,7 +65,7 @@ bool is_comment(std::string_view line) {
 
 }  // namespace
 
-OutlineBuilder::OutlineBuilder(ast::SourcePtr source)
+OutlineBuilder::OutlineBuilder(ast::SourcePtr source, bool every_name)
     : source_(std::move(source)),
       walker_(
           [this](const std::string& name, ast::Loc at, std::optional<ast::Loc> binder) {
@@ -74,7 +74,9 @@ OutlineBuilder::OutlineBuilder(ast::SourcePtr source)
             if (def >= 0 && out_.definitions[size_t(def)].global()) def = -1;
             out_.occurrences.push_back({intern(name), at, def, false});
           },
-          [this](const std::string& name, ast::Loc at) { define(name, at, Definition::Kind::Local, -1); }) {}
+          [this](const std::string& name, ast::Loc at) { define(name, at, Definition::Kind::Local, -1); }) {
+  out_.every_name = every_name;
+}
 
 int OutlineBuilder::define(const std::string& name, ast::Loc at, Definition::Kind kind, int stmt) {
   auto [it, added] = by_place_.try_emplace(uint64_t(at.line) << 32 | at.column, int(out_.definitions.size()));
@@ -83,7 +85,7 @@ int OutlineBuilder::define(const std::string& name, ast::Loc at, Definition::Kin
   out_.definitions.push_back({interned, at, kind, stmt});
   // A global is looked up by name (a later definition replaces it), a local by its binder.
   const bool global = kind != Definition::Kind::Local;
-  out_.occurrences.push_back({interned, at, global ? -1 : it->second, true});
+  if (out_.every_name) out_.occurrences.push_back({interned, at, global ? -1 : it->second, true});
   return it->second;
 }
 
@@ -99,8 +101,12 @@ void OutlineBuilder::add(const ast::Stmt& s, std::optional<size_t> start) {
   }
   // Top-level LET, DEF and CREATE define globals.
   for (const auto& [name, at] : compile::statement_binders(s)) define(name, at, global_kind(s, name), i);
-  walker_.statement(s);
   // A binder belongs to one statement: the next one need not find it.
+  if (!out_.every_name) {
+    by_place_.clear();
+    return;
+  }
+  walker_.statement(s);
   by_place_.clear();
   // Statements come in source order and each one's names lie within it:
   // sorting each one's sorts them all.

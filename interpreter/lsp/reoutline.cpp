@@ -14,14 +14,6 @@ namespace {
 
 int64_t count_lines(std::string_view s) { return std::count(s.begin(), s.end(), '\n'); }
 
-// The line and byte column of a byte of `text` (a statement's own position
-// can be past its first byte: that of `y` in `(y)`).
-ast::Loc position_of(std::string_view text, size_t byte) {
-  const std::string_view before_it = text.substr(0, byte);
-  const size_t line_start = before_it.rfind('\n') + 1;  // npos + 1 = 0
-  return {uint32_t(1 + count_lines(before_it)), uint32_t(byte - line_start + 1)};
-}
-
 // Replaces v[from, to) with `with`.
 template <class T>
 void splice(std::vector<T>& v, size_t from, size_t to, std::vector<T>&& with) {
@@ -64,12 +56,13 @@ Reoutline reoutline(Analysis& a, ast::SourcePtr source, Edited edited, const std
   const size_t in = size_t(std::upper_bound(bytes.begin(), bytes.end(), prefix) - bytes.begin());
   const size_t first = in >= 2 ? in - 2 : 0;
   std::optional<parse::Resume> resume;
+  // (A statement's own position can be past its first byte: `y` in `(y)`.)
   if (first > 0) resume = parse::Resume{bytes[first], position_of(old_text, bytes[first])};
 
   // ...up to the first statement that starts where an old one did, past the
   // edit and on a line that starts past it too (so its columns are the same):
   // from there on, the text and so its parse are the old ones, shifted.
-  OutlineBuilder builder(source);
+  OutlineBuilder builder(source, o.every_name);
   builder.share_names(o.names);
   size_t last = n;  // the first old statement kept after the edit
   parse::ParseResult parsed =

@@ -2,6 +2,7 @@
 
 #include <signal.h>
 
+#include <fmt/format.h>
 #include <spdlog/spdlog.h>
 #include <filesystem>
 #include <map>
@@ -38,7 +39,10 @@ struct RpcError {
   std::string message;
 };
 
-enum class SymbolKind { Function = 12, Variable = 13, Object = 19 };
+enum class SymbolKind { Function = 12, Variable = 13, Object = 19, Null = 21 };
+
+// The most definitions a document's outline lists (textDocument/documentSymbol).
+constexpr size_t kMaxSymbols = 5000;
 
 struct Document {
   std::string uri;
@@ -200,7 +204,6 @@ class Server {
   void open(const json& item) {
     Document d;
     d.uri = item.at("uri").get<std::string>();
-    d.text = Text(item.at("text").get<std::string>());
     d.version = item.value("version", int64_t(0));
     if (auto path = path_of_uri(d.uri)) {
       d.name = *path;
@@ -208,6 +211,7 @@ class Server {
     } else {
       d.name = d.uri;
     }
+    d.text = Text(item.at("text").get<std::string>(), d.name);
     d.revision = ++revisions_;
     std::string uri = d.uri;
     docs_[uri] = std::move(d);
@@ -226,7 +230,7 @@ class Server {
       } else {
         const Edited e = difference(d.text.str(), text);
         since = {std::min(since.same_prefix, e.same_prefix), std::min(since.same_suffix, e.same_suffix)};
-        d.text = Text(std::move(text));
+        d.text = Text(std::move(text), d.name);
       }
     }
     d.version = params["textDocument"].value("version", d.version);
@@ -250,7 +254,7 @@ class Server {
   // date (reoutline), else made anew.
   const Analysis& analysis(Document& d) {
     if (d.analysis) return *d.analysis;
-    auto source = std::make_shared<ast::Source>(ast::Source{d.name, d.text.str()});
+    const ast::SourcePtr& source = d.text.source();
     if (d.last_parsed) {
       Diagnostic error;
       switch (reoutline(*d.last_parsed, source, d.since_parsed, d.folder, modules_, &error)) {
@@ -359,12 +363,15 @@ class Server {
   struct Target {
     Document* doc;
     const Analysis* analysis;
-    const Occurrence* found;  // the name there, as the outline has it
+    Outline statement;        // every name of the top-level statement there, and its locals
+    const Occurrence* found;  // the name there, in `statement`
     const Import* import;     // the module string of an IMPORT, if that is what is there
     size_t import_index = 0;
     std::optional<Occurrence> word;                // or the word there, read from a text that does not parse
     std::shared_ptr<const std::string> word_name;  // the word's name, which `word` points to
     const Occurrence* name() const { return word ? &*word : found; }
+    // A local's definition (Occurrence::definition >= 0).
+    const Definition& local(const Occurrence& o) const { return statement.definitions[size_t(o.definition)]; }
   };
   Target target(const json& params) {
     Document& d = document(params.at("textDocument").at("uri"));
@@ -373,7 +380,11 @@ class Server {
     size_t offset = d.text.offset(p, encoding_);
     Position line_start{p.line, 0};
     auto column = uint32_t(offset - d.text.offset(line_start, encoding_) + 1);
-    Target t{&d, &a, a.outline.at(p.line + 1, column), nullptr, 0, std::nullopt, nullptr};
+    Target t{&d, &a, {}, nullptr, nullptr, 0, std::nullopt, nullptr};
+    if (auto stmt = statement_at_byte(a.outline, offset)) {
+      t.statement = statement_outline(a, *stmt);
+      t.found = t.statement.at(p.line + 1, column);
+    }
     if (!a.parsed) {
       t.analysis = d.last_parsed ? d.last_parsed.get() : &a;
       const std::string& s = d.text.str();
@@ -415,8 +426,8 @@ class Server {
     const Occurrence& o = *t.name();
     std::string text;
     if (o.definition >= 0) {
-      const Definition& d = t.analysis->outline.definitions[size_t(o.definition)];
-      DefinitionText dt = definition_text(*t.analysis->source, t.analysis->outline, d);
+      const Definition& d = t.local(o);
+      DefinitionText dt = definition_text(*t.analysis->source, t.statement, d);
       text = code_block(dt.code) + "\nlocal `" + *d.name + "`, bound at line " + std::to_string(d.loc.line);
     } else if (auto g = find_global(*t.analysis, *o.name)) {
       const ast::Source& src = g->module ? *g->module->source : *t.analysis->source;
@@ -450,7 +461,7 @@ class Server {
     if (!t.name()) return nullptr;
     const Occurrence& o = *t.name();
     if (o.definition >= 0) {
-      const Definition& d = t.analysis->outline.definitions[size_t(o.definition)];
+      const Definition& d = t.local(o);
       return location(t.doc->uri, t.doc->text, d.loc, uint32_t(d.name->size()));
     }
     auto g = find_global(*t.analysis, *o.name);
@@ -491,9 +502,17 @@ class Server {
     const Analysis& a = analysis(d).parsed || !d.last_parsed ? analysis(d) : *d.last_parsed;
     json list = json::array();
     const auto& stmts = a.outline.statements;
+    size_t more = 0;
+    std::optional<ast::Loc> first_more;
     for (const Definition& def : a.outline.definitions) {
       if (!def.global()) continue;
       const size_t i = size_t(def.stmt);
+      // Bounded like the diagnostics: a 1,000,000-line document's outline
+      // was 150 MB of JSON. The rest are counted in a last entry.
+      if (list.size() >= kMaxSymbols) {
+        if (!more++) first_more = stmts[i];
+        continue;
+      }
       ast::Loc end = i + 1 < stmts.size() ? stmts[i + 1] : ast::Loc{uint32_t(d.text.line_count()), UINT32_MAX};
       Position end_pos = d.text.position_of_offset(d.text.byte_offset(end.line, end.column), encoding_);
       SymbolKind kind = def.kind == Definition::Kind::Function ? SymbolKind::Function
@@ -505,6 +524,14 @@ class Server {
                        {{"start", to_json(d.text.position(stmts[i].line, stmts[i].column, encoding_))},
                         {"end", to_json(end_pos)}}},
                       {"selectionRange", range(d.text, def.loc, uint32_t(def.name->size()))}});
+    }
+    if (more) {
+      const json start = to_json(d.text.position(first_more->line, first_more->column, encoding_));
+      const json end = to_json(d.text.position_of_offset(d.text.str().size(), encoding_));
+      list.push_back({{"name", fmt::format("{} more definitions (only the first {} are listed)", more, kMaxSymbols)},
+                      {"kind", int(SymbolKind::Null)},
+                      {"range", {{"start", start}, {"end", end}}},
+                      {"selectionRange", {{"start", start}, {"end", start}}}});
     }
     return list;
   }

@@ -28,30 +28,33 @@ uint32_t units(std::string_view bytes, Encoding e) {
   return n;
 }
 
-Text::Text(std::string text) : text_(std::move(text)) { index(); }
+Text::Text(std::string text, std::string name)
+    : source_(std::make_shared<const ast::Source>(ast::Source{std::move(name), std::move(text)})) {
+  index();
+}
 
 void Text::index() {
   starts_.assign(1, 0);
-  for (size_t i = 0; i < text_.size(); ++i)
-    if (text_[i] == '\n') starts_.push_back(i + 1);
+  for (size_t i = 0; i < str().size(); ++i)
+    if (str()[i] == '\n') starts_.push_back(i + 1);
 }
 
 std::string_view Text::line(uint32_t line) const {
   if (line >= starts_.size()) return {};
   size_t begin = starts_[line];
-  size_t end = line + 1 < starts_.size() ? starts_[line + 1] - 1 : text_.size();
-  if (end > begin && text_[end - 1] == '\r') --end;
-  return std::string_view(text_).substr(begin, end - begin);
+  size_t end = line + 1 < starts_.size() ? starts_[line + 1] - 1 : str().size();
+  if (end > begin && str()[end - 1] == '\r') --end;
+  return std::string_view(str()).substr(begin, end - begin);
 }
 
 size_t Text::byte_offset(uint32_t line, uint32_t column) const {
   if (line == 0) return 0;
-  if (line > starts_.size()) return text_.size();
+  if (line > starts_.size()) return str().size();
   return std::min(starts_[line - 1] + this->line(line - 1).size(), starts_[line - 1] + (column ? column - 1 : 0));
 }
 
 size_t Text::offset(Position p, Encoding e) const {
-  if (p.line >= starts_.size()) return text_.size();
+  if (p.line >= starts_.size()) return str().size();
   std::string_view l = line(p.line);
   size_t i = 0;
   uint32_t counted = 0;
@@ -77,17 +80,22 @@ Position Text::position(uint32_t line, uint32_t column, Encoding e) const {
 }
 
 Position Text::position_of_offset(size_t offset, Encoding e) const {
-  offset = std::min(offset, text_.size());
+  offset = std::min(offset, str().size());
   auto it = std::upper_bound(starts_.begin(), starts_.end(), offset);
   auto l = uint32_t(it - starts_.begin() - 1);
-  std::string_view from_start = std::string_view(text_).substr(starts_[l], offset - starts_[l]);
+  std::string_view from_start = std::string_view(str()).substr(starts_[l], offset - starts_[l]);
   return {l, units(from_start, e)};
 }
 
 void Text::replace(size_t from, size_t to, std::string_view with) {
-  from = std::min(from, text_.size());
-  to = std::clamp(to, from, text_.size());
-  text_.replace(from, to - from, with);
+  const std::string& old = str();
+  from = std::min(from, old.size());
+  to = std::clamp(to, from, old.size());
+  // A new text: the old one may still be an analysis's (until it is brought up to date) or the check's.
+  std::string text;
+  text.reserve(old.size() - (to - from) + with.size());
+  text.append(old, 0, from).append(with).append(old, to);
+  source_ = std::make_shared<const ast::Source>(ast::Source{source_->name, std::move(text)});
   index();
 }
 

@@ -11,6 +11,8 @@
 #include <string_view>
 #include <vector>
 
+#include "grammar/ast.hpp"
+
 namespace humus::lsp {
 
 enum class Encoding { Utf16, Utf8 };
@@ -23,9 +25,13 @@ struct Position {  // LSP: 0-based line, character in the negotiated units
 
 class Text {
  public:
-  explicit Text(std::string text = "");
+  // `name`: the document's name in messages (its path, or its URI).
+  explicit Text(std::string text = "", std::string name = "");
 
-  const std::string& str() const { return text_; }
+  const std::string& str() const { return source_->text; }
+  // The text as the parser takes it, shared rather than copied: a big
+  // document's text was kept twice, here and in its analysis.
+  const ast::SourcePtr& source() const { return source_; }
   size_t line_count() const { return starts_.size(); }
   // The text of a 0-based line, without its line break.
   std::string_view line(uint32_t line) const;
@@ -45,7 +51,7 @@ class Text {
 
  private:
   void index();
-  std::string text_;
+  ast::SourcePtr source_;
   std::vector<size_t> starts_;  // byte offset of each line
 };
 

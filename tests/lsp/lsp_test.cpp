@@ -527,6 +527,16 @@ TEST_CASE("requests are answered from the outline while a big document is still 
   CHECK(d["version"] == 2);
   REQUIRE(d["diagnostics"].size() == 1);
   CHECK(d["diagnostics"][0]["message"] == "'nowhere' is not defined (a runtime error if this code runs)");
+  // A parameter found again from its statement's text, after the edit.
+  CHECK(definition(c, uri, 100, 16) == json{{"uri", uri}, {"range", range(100, 6, 100, 7)}});
+
+  // The outline lists 5,000 definitions, then counts the rest.
+  json symbols = c.request("textDocument/documentSymbol", {{"textDocument", {{"uri", uri}}}})["result"];
+  REQUIRE(symbols.size() == 5001);
+  CHECK(symbols[4999]["name"] == "f4999");
+  CHECK(symbols[5000]["name"] == "25000 more definitions (only the first 5000 are listed)");
+  CHECK(symbols[5000]["selectionRange"] == range(5000, 0, 5000, 0));
+  CHECK(symbols[5000]["range"]["end"] == position(30000, 0));
 
   CHECK(c.request("shutdown")["result"].is_null());
   c.notify("exit", json::object());

@@ -29,7 +29,7 @@ humus::ast::SourcePtr source_of(std::string text) {
 std::string dump(const Analysis& a) {
   std::ostringstream s;
   const auto& o = a.outline;
-  s << "parsed " << a.parsed << " complete " << a.complete << "\n";
+  s << "parsed " << a.parsed << " complete " << a.complete << " every name " << o.every_name << "\n";
   for (size_t i = 0; i < o.statements.size(); ++i)
     s << "stmt " << o.statements[i].line << ":" << o.statements[i].column << " @"
       << (i < o.statement_bytes.size() ? int64_t(o.statement_bytes[i]) : -1) << "\n";
@@ -102,7 +102,10 @@ TEST_CASE("an edit's re-outline is the whole new text's outline") {
   size_t updated = 0, broken = 0, unable = 0;
   for (size_t round = 0; round < 3000; ++round) {
     const std::string& start = texts[rng() % texts.size()];
-    auto base = std::make_shared<Analysis>(humus::lsp::outline_document(source_of(start), "", modules));
+    // Every name (the splice of all of an outline's parts), or the top
+    // level only, as the server keeps a document's.
+    const bool every_name = round % 2 == 0;
+    auto base = std::make_shared<Analysis>(humus::lsp::outline_document(source_of(start), "", modules, every_name));
     if (!base->parsed) continue;
     // One to four edits in a row, as the editor sends them; the analysis is
     // brought up to the text after each, unless that one does not parse.
@@ -113,7 +116,7 @@ TEST_CASE("an edit's re-outline is the whole new text's outline") {
       const Edit edit = random_edit(text, texts[rng() % texts.size()], rng);
       since = {std::min(since.same_prefix, edit.from), std::min(since.same_suffix, text.size() - edit.to)};
       text.replace(edit.from, edit.to - edit.from, edit.with);
-      const Analysis whole = humus::lsp::outline_document(source_of(text), "", modules);
+      const Analysis whole = humus::lsp::outline_document(source_of(text), "", modules, every_name);
       Diagnostic error;
       const std::string before = dump(*base);
       const Reoutline r = humus::lsp::reoutline(*base, source_of(text), since, "", modules, &error);
@@ -147,7 +150,7 @@ TEST_CASE("an edit in a big document: what follows it moves by a line and a stat
   std::string text;
   for (int k = 0; k < 20000; ++k) text += "DEF f" + std::to_string(k) + "(x) AS add(x, " + std::to_string(k) + ")\n";
   humus::lsp::Modules modules;
-  Analysis a = humus::lsp::outline_document(source_of(text), "", modules);
+  Analysis a = humus::lsp::outline_document(source_of(text), "", modules, true);
   REQUIRE(a.parsed);
   // Line 10,001 (f10000) becomes two statements.
   const size_t from = text.find("DEF f10000(");
@@ -166,11 +169,51 @@ TEST_CASE("an edit in a big document: what follows it moves by a line and a stat
   REQUIRE(last);
   CHECK(last->loc.line == 20001);
   CHECK(last->stmt == 20000);
-  CHECK(dump(a) == dump(humus::lsp::outline_document(source_of(edited), "", modules)));
+  CHECK(dump(a) == dump(humus::lsp::outline_document(source_of(edited), "", modules, true)));
   // An IMPORT among the statements parsed again needs a whole pass: it
   // names modules of its own.
   std::string imported = edited;
   imported.insert(0, "IMPORT \"fifo\"\n");
   CHECK(humus::lsp::reoutline(a, source_of(imported), Edited{0, edited.size()}, "", modules, &error) ==
         Reoutline::Unable);
+}
+
+TEST_CASE("a statement's names are found again from its text, as a whole pass finds them") {
+  const auto texts = test_scripts();
+  humus::lsp::Modules modules;
+  size_t statements = 0;
+  for (const std::string& text : texts) {
+    const Analysis top = humus::lsp::outline_document(source_of(text), "", modules);
+    if (!top.parsed) continue;
+    CHECK_FALSE(top.outline.every_name);
+    CHECK(top.outline.occurrences.empty());
+    const Analysis every = humus::lsp::outline_document(source_of(text), "", modules, true);
+    // The whole pass's names, cut at the statements' starts, are each statement's own.
+    const auto& all = every.outline;
+    for (size_t k = 0; k < top.outline.statements.size(); ++k) {
+      const humus::lsp::Outline one = humus::lsp::statement_outline(top, k);
+      const humus::ast::Loc from = humus::lsp::position_of(text, top.outline.statement_bytes[k]);
+      const humus::ast::Loc to = k + 1 < top.outline.statements.size()
+                                     ? humus::lsp::position_of(text, top.outline.statement_bytes[k + 1])
+                                     : humus::ast::Loc{UINT32_MAX, 0};
+      std::vector<std::string> expected, got;
+      for (const auto& x : all.occurrences)
+        if (!humus::lsp::before(x.loc, from) && humus::lsp::before(x.loc, to))
+          expected.push_back(*x.name + " " + std::to_string(x.loc.line) + ":" + std::to_string(x.loc.column) +
+                             (x.definition >= 0 ? " " + *all.definitions[size_t(x.definition)].name + "@" +
+                                                      std::to_string(all.definitions[size_t(x.definition)].loc.line)
+                                                : std::string(" global")));
+      for (const auto& x : one.occurrences)
+        got.push_back(*x.name + " " + std::to_string(x.loc.line) + ":" + std::to_string(x.loc.column) +
+                      (x.definition >= 0 ? " " + *one.definitions[size_t(x.definition)].name + "@" +
+                                               std::to_string(one.definitions[size_t(x.definition)].loc.line)
+                                         : std::string(" global")));
+      INFO("statement ", k, " at ", from.line, ":", from.column);
+      CHECK(got == expected);
+      for (const auto& d : one.definitions)
+        if (d.global()) CHECK(d.stmt == int(k));
+      ++statements;
+    }
+  }
+  CHECK(statements > 1000);
 }
