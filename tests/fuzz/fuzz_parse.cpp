@@ -12,7 +12,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   auto source = std::make_shared<humus::ast::Source>(
       humus::ast::Source{"fuzz.hum", std::string(reinterpret_cast<const char*>(data), size)});
   humus::rt::RuntimeOptions ro;
-  ro.threads = 1;
+  // No worker or timer thread (a runtime with threads starts its timer
+  // thread when it is made): nothing runs here.
+  ro.threads = 0;
   ro.out = [](std::string_view) {};
   ro.err = [](std::string_view) {};
   // On a thread with the interpreter's deep, guarded stack, as the humus

@@ -49,7 +49,7 @@ namespace humus::fuzz {
 // rate: with one second they were half of all the time (issue 34 asks for
 // 500 inputs a second). The fuzz build checks it every 4,096 calls
 // (kSafePointTicks), so a loop overruns it by little.
-inline constexpr auto kInputTime = std::chrono::milliseconds(50);
+inline constexpr auto kInputTime = std::chrono::milliseconds(10);
 
 // One thread with a big stack (the interpreter's deep recursion checks need
 // one), kept for the whole process: starting one per input cost a tenth of
