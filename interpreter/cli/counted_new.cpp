@@ -9,7 +9,6 @@
 #include <cstdlib>
 #include <new>
 
-#include "interpreter/cli/counted_new.hpp"
 #include "runtime/memory_meter.hpp"
 
 #if __has_include(<mimalloc.h>) && !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
@@ -142,10 +141,3 @@ void operator delete(void* p, std::size_t, std::align_val_t) noexcept { uncounte
 void operator delete[](void* p, std::size_t, std::align_val_t) noexcept { uncounted(p); }
 void operator delete(void* p, std::align_val_t, const std::nothrow_t&) noexcept { uncounted(p); }
 void operator delete[](void* p, std::align_val_t, const std::nothrow_t&) noexcept { uncounted(p); }
-
-void humus::cli::return_freed_pages_at_once() {
-#ifdef HUMUS_SIZE_CLASSES
-  mi_option_set(mi_option_page_reset, 1);
-  mi_option_set(mi_option_decommit_delay, 0);
-#endif
-}

@@ -29,7 +29,6 @@
 #include <thread>
 #include <vector>
 
-#include "interpreter/cli/counted_new.hpp"
 #include "interpreter/cli/output.hpp"
 #include "interpreter/engine/disassemble.hpp"
 #include "interpreter/interpreter.hpp"
@@ -622,7 +621,6 @@ Documentation: docs/cli.md (this command), docs/language.md (the language).)");
       humus::cli::write_stderr("humus: --lsp takes no FILE or -e CODE: the editor sends the documents\n");
       return kExitUsage;
     }
-    humus::cli::return_freed_pages_at_once();
     // On a deep stack like a script: documents are parsed and compiled.
     int status = 0;
     humus::rt::run_on_big_stack([&] { status = humus::lsp::serve(STDIN_FILENO, STDOUT_FILENO); });
