@@ -6,7 +6,8 @@
 #   2. the whole suite again under AddressSanitizer + UndefinedBehaviorSanitizer
 #      (with LeakSanitizer), but for the scripts' second run on four worker
 #      threads (threads4.*), which ThreadSanitizer runs;
-#   3. the unit tests and every script on 4 worker threads under ThreadSanitizer;
+#   3. the unit tests, every script on 4 worker threads and the language
+#      server under ThreadSanitizer;
 #   4. the libFuzzer targets of tests/fuzz (clang, ASan+UBSan), each for
 #      HUMUS_FUZZ_SECONDS (default 45) seconds: any crash, leak or sanitizer
 #      report fails (docs/reliability.md).
@@ -33,13 +34,14 @@ if [ "${HUMUS_QUICK:-0}" != "1" ]; then
   ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
     ctest --test-dir build-asan --output-on-failure -j"$jobs" -E '^threads4\.'
 
-  echo "== units and threaded scripts under ThreadSanitizer"
-  # Only what those tests run: the humus command and the unit programs.
+  echo "== units, threaded scripts and the language server under ThreadSanitizer"
+  # Only what those tests run: the humus command, the unit programs and the
+  # language server's client (its checker thread, interpreter/lsp/checker.hpp).
   HUMUS_WERROR=1 HUMUS_SANITIZE=thread HUMUS_BUILD_DIR=build-tsan \
-    HUMUS_BUILD_TARGETS="humus grammar_tests runtime_tests interpreter_tests lsp_tests alloc_failure_tests counted_new_tests embed_tests" \
+    HUMUS_BUILD_TARGETS="humus grammar_tests runtime_tests interpreter_tests lsp_tests lsp_test alloc_failure_tests counted_new_tests embed_tests" \
     scripts/setup.sh
   TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1:suppressions="$PWD/tests/tsan.supp" \
-    ctest --test-dir build-tsan --output-on-failure -j"$jobs" -R '^(unit\.|threads4\.|cli$)'
+    ctest --test-dir build-tsan --output-on-failure -j"$jobs" -R '^(unit\.|threads4\.|cli$|lsp$)'
 
   # A fixed seed (HUMUS_FUZZ_SEED) makes CI explore the same inputs each time;
   # longer or differently seeded runs are for finding new bugs, not for gating.
