@@ -93,7 +93,9 @@ void OutlineBuilder::add(const ast::Stmt& s, std::optional<size_t> start) {
   const int i = int(out_.statements.size());
   const size_t first = out_.occurrences.size();
   out_.statements.push_back(s.loc);
-  if (start) out_.statement_bytes.push_back(uint32_t(*start));
+  // (Past 4 GB, none: the outline is then made whole after each edit.)
+  if (start && *start <= UINT32_MAX && out_.statement_bytes.size() == out_.statements.size() - 1)
+    out_.statement_bytes.push_back(uint32_t(*start));
   if (s.kind == ast::StmtKind::Import) {
     const std::string& text = source_->text;
     out_.imports.push_back({s.name, s.loc, s.name_loc, string_length(text, offset_of(text, s.name_loc))});

@@ -52,7 +52,7 @@ struct Outline {
   // bytes an occurrence, 24 now). Shared by copies.
   std::shared_ptr<std::unordered_set<std::string>> names = std::make_shared<std::unordered_set<std::string>>();
   std::vector<ast::Loc> statements;       // where each top-level statement starts
-  std::vector<uint32_t> statement_bytes;  // the same as byte offsets, when built from the text (else empty)
+  std::vector<uint32_t> statement_bytes;  // the same as byte offsets, when built from the text (else empty), below 4 GB
   std::vector<Definition> definitions;    // globals (top level) and locals, in source order
   std::vector<Occurrence> occurrences;    // sorted by position
   std::vector<Import> imports;
