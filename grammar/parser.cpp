@@ -879,7 +879,8 @@ ParseResult parse_statements_from(ast::SourcePtr source, std::optional<Resume> a
       const std::size_t start = in.byte();
       auto root = pegtl::parse_tree::parse<g::program_next, node, selector, action, control>(in, st);
       if (!root) break;
-      for (auto& child : root->children) more = each(conv.stmt(*take(child), 0), start, in.byte()) && more;
+      for (auto& child : root->children)
+        if (more) more = each(conv.stmt(*take(child), 0), start, in.byte());
     }
     if (more) (void)pegtl::parse_tree::parse<g::program_rest, node, selector, action, control>(in, st);
     result.program = std::move(program);

@@ -103,12 +103,8 @@ void OutlineBuilder::add(const ast::Stmt& s, std::optional<size_t> start) {
   }
   // Top-level LET, DEF and CREATE define globals.
   for (const auto& [name, at] : compile::statement_binders(s)) define(name, at, global_kind(s, name), i);
+  if (out_.every_name) walker_.statement(s);
   // A binder belongs to one statement: the next one need not find it.
-  if (!out_.every_name) {
-    by_place_.clear();
-    return;
-  }
-  walker_.statement(s);
   by_place_.clear();
   // Statements come in source order and each one's names lie within it:
   // sorting each one's sorts them all.

@@ -298,6 +298,28 @@ TEST_CASE("hover shows a global's definition and its comment; go to definition f
   REQUIRE(symbols.size() == 4);
   CHECK(symbols[0]["name"] == "one");
   CHECK(symbols[3]["selectionRange"] == range(4, 7, 4, 14));
+
+  // A whole-text change (no range) that inserts two lines in the middle:
+  // what follows moves down two lines.
+  c.notify("textDocument/didChange",
+           {{"textDocument", {{"uri", uri}, {"version", 5}}},
+            {"contentChanges", json::array({{{"text",
+                                              "DEF one AS 1\n"
+                                              "# Doubles a number.\n"
+                                              "DEF double(n) AS mul(n, 2)\n"
+                                              "DEF two AS 2\n"
+                                              "DEF three AS 3\n"
+                                              "DEF quad(n) AS double(double(n))\n"
+                                              "CREATE printer WITH \\m.[ SEND map(quad, m) TO println ]\n"
+                                              "SEND (1, 2, NIL) TO printer\n"}}})}});
+  CHECK(c.diagnostics(uri)["diagnostics"].empty());
+  CHECK(definition(c, uri, 5, 15) == json{{"uri", uri}, {"range", range(2, 4, 2, 10)}});
+  CHECK(definition(c, uri, 5, 29) == json{{"uri", uri}, {"range", range(5, 9, 5, 10)}});  // quad's own n
+  CHECK(definition(c, uri, 6, 30)["uri"].get<std::string>().ends_with("/stdlib/prelude.hum"));
+  symbols = c.request("textDocument/documentSymbol", {{"textDocument", {{"uri", uri}}}})["result"];
+  REQUIRE(symbols.size() == 6);
+  CHECK(symbols[3]["name"] == "three");
+  CHECK(symbols[5]["selectionRange"] == range(6, 7, 6, 14));
 }
 
 // The labels of a completion answer, and the item of one label.
