@@ -49,6 +49,21 @@ Interpreter::Interpreter(rt::RuntimeOptions options, const rt::ClusterOptions& c
   });
 }
 
+static rt::RuntimeOptions borrowing(rt::RuntimeOptions options, Interpreter& base) {
+  options.borrowed_globals = &base.runtime().globals();
+  return options;
+}
+
+Interpreter::Interpreter(rt::RuntimeOptions options, Interpreter& base)
+    : Interpreter(borrowing(std::move(options), base)) {
+  // What base imported counts as imported here (IMPORT "prelude" does not
+  // run it again), and its sources show in runtime errors of its code.
+  imported_ = base.imported_;
+  module_dirs_ = base.module_dirs_;
+  std::lock_guard lock(base.sources_->mutex);
+  sources_->by_name = base.sources_->by_name;
+}
+
 // Order matters: the workers stop before the compiled code they run is
 // freed, and that code (holding pinned constants) goes before the runtime
 // frees what it pinned.

@@ -32,6 +32,14 @@ class Interpreter {
   // rt::ClusterError when it cannot), else this process alone, with the
   // global `cluster` and topics in memory.
   explicit Interpreter(rt::RuntimeOptions options, const rt::ClusterOptions& cluster = {});
+  // One that starts with what `base` has loaded (the prelude, modules,
+  // definitions) without compiling it again: base's globals are lent to
+  // this interpreter's runtime and given back as they were when it ends
+  // (rt::Globals::lend). `base` must outlive it and run nothing meanwhile,
+  // and lends to one interpreter at a time (a second throws
+  // std::logic_error). For hosts that make many short runs from one loaded
+  // library: the fuzz targets make one per input.
+  Interpreter(rt::RuntimeOptions options, Interpreter& base);
   ~Interpreter();
   Interpreter(const Interpreter&) = delete;
   Interpreter& operator=(const Interpreter&) = delete;

@@ -53,6 +53,35 @@ void Globals::clear_pinned() {
   for (Object* o : pinned_) clear_contents(o);
 }
 
+Globals::Loan Globals::lend() {
+  std::lock_guard lock(mutex_);
+  if (lent_) throw std::logic_error("these globals are already lent to a runtime");
+  Loan loan;
+  loan.names = uint32_t(names_.size());
+  loan.cells.reserve(loan.names);
+  for (uint32_t slot = 0; slot < loan.names; ++slot) loan.cells.push_back(cell(slot).load(std::memory_order_relaxed));
+  loan.pinned = pinned_.size();
+  loan.builtins_intact = builtins_intact_.load(std::memory_order_relaxed);
+  lent_ = true;
+  return loan;
+}
+
+std::vector<Object*> Globals::give_back(const Loan& loan) {
+  std::lock_guard lock(mutex_);
+  for (uint32_t slot = 0; slot < loan.names; ++slot) cell(slot).store(loan.cells[slot], std::memory_order_relaxed);
+  while (names_.size() > loan.names) {
+    cell(uint32_t(names_.size() - 1)).store(0, std::memory_order_relaxed);
+    index_.erase(names_.back());
+    names_.pop_back();
+  }
+  std::vector<Object*> since(pinned_.begin() + std::ptrdiff_t(loan.pinned), pinned_.end());
+  pinned_.resize(loan.pinned);
+  for (Object* o : since) clear_contents(o);
+  builtins_intact_.store(loan.builtins_intact, std::memory_order_relaxed);
+  lent_ = false;
+  return since;
+}
+
 uint32_t Globals::slot(std::string_view name) {
   std::lock_guard lock(mutex_);
   if (auto it = index_.find(std::string(name)); it != index_.end()) return it->second;

@@ -61,6 +61,24 @@ class Globals {
   // Every bound global, in slot order (for :globals and embedding).
   std::vector<std::pair<std::string, Value>> bound() const;
 
+  // Lending: a host that makes many short runtimes from one loaded library
+  // (the fuzz targets: the prelude) lends the runtime that loaded it these
+  // globals, and with them its compiled code, instead of compiling it again
+  // for each (RuntimeOptions::borrowed_globals). What they held when lent
+  // is noted; when the borrower ends, `give_back` restores it: names made
+  // since are dropped, slots bound since get their old values back, and the
+  // values pinned since are emptied (clear_contents) and returned, for the
+  // borrower to free once nothing it has can reach them (free_pinned).
+  // One borrower at a time: a second `lend` throws std::logic_error.
+  struct Loan {
+    uint32_t names = 0;            // the slots that existed
+    std::vector<uint64_t> cells;   // and what each held
+    size_t pinned = 0;             // the values pinned so far
+    bool builtins_intact = false;  // guard_builtins' flag
+  };
+  Loan lend();
+  std::vector<Object*> give_back(const Loan& loan);
+
   // Compiled code computes add(a, b), less(a, b), ... in place while the
   // built-in functions' globals [first, first + count) hold what they held
   // when this was called; binding any of them again clears the flag, and
@@ -99,6 +117,7 @@ class Globals {
   std::unique_ptr<std::atomic<std::atomic<uint64_t>*>[]> chunks_;
   uint32_t guard_first_ = 0, guard_count_ = 0;
   std::atomic<bool> builtins_intact_{false};
+  bool lent_ = false;
 };
 
 }  // namespace humus::rt

@@ -32,6 +32,8 @@ Runtime::Runtime(RuntimeOptions options)
     : options_(with_default_sinks(std::move(options))),
       reporter_(options_.err, options_.shown),
       collector_(heap_, dispatcher_, options_.cycle_check),
+      own_globals_(options_.borrowed_globals ? nullptr : std::make_unique<Globals>()),
+      globals_(options_.borrowed_globals ? *options_.borrowed_globals : *own_globals_),
       dispatcher_(*this, options_.threads, options_.budget, options_.seed ? *options_.seed : 0),
       timers_(dispatcher_, dispatcher_.has_threads()),
       devices_(*this, options_.devices, options_.sandbox, options_.seed ? *options_.seed : std::random_device{}()),
@@ -63,7 +65,10 @@ void Runtime::final_collection() {
   // timers are gone with their messages. What only cycles hold, and what
   // only the globals' pinned values held, goes now; the pinned objects
   // themselves (emptied) go with the globals, after this.
-  globals_.clear_pinned();
+  if (borrowed_)
+    borrowed_->pinned_since = globals_.give_back(borrowed_->loan);
+  else
+    globals_.clear_pinned();
   if (options_.final_collection) collector_.collect_final();
 }
 
@@ -108,6 +113,13 @@ void Runtime::actor_limit_reached() {
 }
 
 void Runtime::define_builtins() {
+  if (options_.borrowed_globals) {
+    // The built-in functions are there already (they belong to the
+    // process); the built-in actors are this runtime's own.
+    borrowed_.emplace(Borrowed{globals_.lend(), {}});
+    devices_.define(globals_);
+    return;
+  }
   const uint32_t first = globals_.slot(builtin_functions().front()->name);
   for (Native* fn : builtin_functions()) globals_.set(globals_.slot(fn->name), Value::share(fn));
   // Only the functions the VM has instructions for: a program's own `text`

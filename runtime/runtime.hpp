@@ -72,6 +72,12 @@ struct RuntimeOptions {
   // ends with the runtime (the CLI, outside sanitizer builds), where freeing
   // a million actors one by one costs a tenth of a second for nothing.
   bool final_collection = true;
+  // Globals (and the code compiled against them) to start from instead of
+  // the built-ins alone: lent by a runtime that loaded them, which must
+  // outlive this one and run nothing meanwhile (Globals::lend). They are
+  // given back as they were when this runtime ends. For hosts that make
+  // many short runs from one loaded library (the fuzz targets).
+  Globals* borrowed_globals = nullptr;
 };
 
 struct RuntimeStats {
@@ -332,7 +338,17 @@ class Runtime final : public EventRunner {
   Reporter reporter_;
   ActorHeap heap_;             // first made, last gone: everything below may hold actors
   CollectorThread collector_;  // the cycle collector: its tables, trigger and thread
-  Globals globals_;
+  // Its own globals, or borrowed ones (RuntimeOptions::borrowed_globals)
+  // with what they held when lent, and what was pinned in them since:
+  // emptied by the last collection, freed here, where its own would be.
+  struct Borrowed {
+    Globals::Loan loan;
+    std::vector<Object*> pinned_since;
+    ~Borrowed() { free_pinned(std::move(pinned_since)); }
+  };
+  std::unique_ptr<Globals> own_globals_;
+  Globals& globals_;
+  std::optional<Borrowed> borrowed_;
   // Destroyed between the dispatcher (with the timers) and the globals: the
   // last collection (final_collection).
   struct Finale {
