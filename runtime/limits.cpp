@@ -28,13 +28,22 @@ std::string format_seconds(double s) {
 
 std::string limit_message(LimitKind kind, const Limits& limits) {
   switch (kind) {
-    case LimitKind::Events: return "--max-events " + std::to_string(limits.max_events) + " reached";
-    case LimitKind::Actors: return "--max-actors " + std::to_string(limits.max_actors) + " reached";
-    case LimitKind::Memory: return "--max-memory " + format_byte_size(limits.max_memory) + " reached";
-    case LimitKind::Timeout: return "--timeout " + format_seconds(limits.timeout) + " reached";
-    case LimitKind::Interrupted: return "interrupted";
-    case LimitKind::OutOfMemory: return "out of memory";
-    case LimitKind::None: break;
+    case LimitKind::Events:
+      return "--max-events " + std::to_string(limits.max_events) + " reached";
+    case LimitKind::Actors:
+      return "--max-actors " + std::to_string(limits.max_actors) + " reached";
+    case LimitKind::Memory:
+      return "--max-memory " + format_byte_size(limits.max_memory) + " reached";
+    case LimitKind::Timeout:
+      return "--timeout " + format_seconds(limits.timeout) + " reached";
+    case LimitKind::Interrupted:
+      return "interrupted";
+    case LimitKind::OutOfMemory:
+      return "out of memory";
+    case LimitKind::DeclaredDown:
+      return "this node was declared down by the cluster";
+    case LimitKind::None:
+      break;
   }
   return "no limit reached";
 }
@@ -52,12 +61,23 @@ std::optional<uint64_t> parse_byte_size(std::string_view text) {
   unsigned shift = 0;
   if (!suffix.empty()) {
     switch (std::toupper(static_cast<unsigned char>(suffix[0]))) {
-      case 'K': shift = 10; break;
-      case 'M': shift = 20; break;
-      case 'G': shift = 30; break;
-      case 'T': shift = 40; break;
-      case 'B': shift = 0; break;
-      default: return std::nullopt;
+      case 'K':
+        shift = 10;
+        break;
+      case 'M':
+        shift = 20;
+        break;
+      case 'G':
+        shift = 30;
+        break;
+      case 'T':
+        shift = 40;
+        break;
+      case 'B':
+        shift = 0;
+        break;
+      default:
+        return std::nullopt;
     }
     std::string_view rest = suffix.substr(1);
     if (shift != 0 && (rest == "B" || rest == "b" || rest == "iB" || rest == "ib")) rest = {};

@@ -37,12 +37,12 @@
 namespace humus::rt {
 
 struct Limits {
-  uint64_t max_events = 0;  // message-events run; 0: no limit
-  uint64_t max_actors = 0;  // actors created by the program (built-ins not counted); 0: no limit
-  uint64_t max_memory = 0;  // bytes allocated, and resident set size; 0: no limit (see integer_limit)
-  uint64_t max_integer = 0; // bytes of an integer's magnitude; 0: an eighth of max_memory, or kDefaultIntegerLimit
-  uint64_t max_steps = 0;   // calls and tail calls one event (or top-level statement) may make; 0: no limit
-  double timeout = 0;       // seconds of wall time from `started`; 0: no limit
+  uint64_t max_events = 0;   // message-events run; 0: no limit
+  uint64_t max_actors = 0;   // actors created by the program (built-ins not counted); 0: no limit
+  uint64_t max_memory = 0;   // bytes allocated, and resident set size; 0: no limit (see integer_limit)
+  uint64_t max_integer = 0;  // bytes of an integer's magnitude; 0: an eighth of max_memory, or kDefaultIntegerLimit
+  uint64_t max_steps = 0;    // calls and tail calls one event (or top-level statement) may make; 0: no limit
+  double timeout = 0;        // seconds of wall time from `started`; 0: no limit
   // When the run began: the runtime's creation if left at the epoch; the
   // humus command sets it before reading the script (--timeout holds from there).
   std::chrono::steady_clock::time_point started{};
@@ -58,7 +58,9 @@ struct Limits {
 // OutOfMemory: not a limit either: the system refused memory (ulimit -v) where
 // nothing could be undone, or with the program's live data filling it
 // (Runtime::out_of_memory).
-enum class LimitKind : int { None = 0, Events, Actors, Memory, Timeout, Interrupted, OutOfMemory };
+// DeclaredDown: nor this: the other nodes of the cluster found this one down
+// (it was stalled or cut off; runtime/cluster/cluster.hpp), so it stops.
+enum class LimitKind : int { None = 0, Events, Actors, Memory, Timeout, Interrupted, OutOfMemory, DeclaredDown };
 
 inline constexpr std::chrono::milliseconds kMonitorPeriod{10};
 inline constexpr std::chrono::milliseconds kStuckGrace{500};

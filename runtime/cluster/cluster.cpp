@@ -332,6 +332,8 @@ void Cluster::on_broadcast(const char* data, size_t len) {
   std::string error;
   if (!wire::read_header(data, len, off, h, error)) return reject(error);
   if (h.from == members_->self()->id) return;
+  if (declared_down_.load(std::memory_order_acquire) || stalled(std::chrono::steady_clock::now())) return;
+  if (h.kind != wire::Kind::Bye && silent_down(h.from)) return;
   switch (h.kind) {
     case wire::Kind::Heartbeat:
       return heard_from(h.from, h.name);
@@ -355,6 +357,14 @@ void Cluster::on_inbox(const char* data, size_t len) {
   wire::Header h;
   std::string error;
   if (!wire::read_header(data, len, off, h, error)) return reject(error);
+  if (h.kind == wire::Kind::Down)
+    return declared_down(
+        fmt::format("node {} has declared this node down (it heard nothing from it for longer than "
+                    "its --down-after-ms)",
+                    members_->name_of(h.from)));
+  // Nothing more is taken once this node is down, nor from a node down here.
+  if (declared_down_.load(std::memory_order_acquire) || stalled(std::chrono::steady_clock::now())) return;
+  if (silent_down(h.from)) return;
   switch (h.kind) {
     case wire::Kind::Messages:
       if (take_chunk(h.from, h.seq)) receive_messages(data, len, off);
@@ -528,6 +538,48 @@ void Cluster::node_down(NodeId id) {
   if (sends_) sends_->forget(id);
 }
 
+bool Cluster::silent_down(NodeId id) {
+  std::shared_ptr<Node> n = members_->node(id);
+  if (!n->is_down() || !n->silent.load(std::memory_order_relaxed)) return false;
+  const int64_t now = std::chrono::steady_clock::now().time_since_epoch().count();
+  int64_t told = n->told.load(std::memory_order_relaxed);
+  if (now - told >= std::chrono::nanoseconds(std::chrono::seconds(1)).count() &&
+      n->told.compare_exchange_strong(told, now, std::memory_order_relaxed)) {
+    std::string down;
+    wire::put_header(down, wire::Kind::Down, members_->self()->id);
+    if (link_) link_->publish(n->subject, down.data(), down.size());
+    spdlog::info("cluster: node {} was found down here and is heard from again: told so", node_hex(id));
+  }
+  return true;
+}
+
+bool Cluster::stalled(std::chrono::steady_clock::time_point now) {
+  const int64_t last = last_round_.load(std::memory_order_acquire);
+  if (last == 0) return false;
+  // A round is due every tick (heartbeat_main): only a gap longer than
+  // down_after beyond that is a stall.
+  const auto since = now.time_since_epoch() - std::chrono::steady_clock::duration(last);
+  const auto tick =
+      std::min<std::chrono::steady_clock::duration>(std::chrono::milliseconds(options_.heartbeat_ms), kTick);
+  if (since <= std::chrono::milliseconds(options_.down_after_ms) + tick) return false;
+  declared_down(
+      fmt::format("this node was stalled for {} ms, longer than --down-after-ms {}: the other nodes have "
+                  "found it down",
+                  std::chrono::duration_cast<std::chrono::milliseconds>(since).count(), options_.down_after_ms));
+  return true;
+}
+
+void Cluster::declared_down(const std::string& why) {
+  {
+    std::lock_guard lock(mutex_);
+    if (stopping_ || declared_down_.exchange(true, std::memory_order_acq_rel)) return;
+  }
+  spdlog::error("cluster: {}; this node stops: its actors are dead to the others, and it takes nothing more from them",
+                why);
+  rt_.stop_for_limit(LimitKind::DeclaredDown);
+  leave();
+}
+
 // Heartbeats until the node leaves; acknowledgements and resends until it
 // stops (a node that has left still takes and sends what is in flight).
 void Cluster::heartbeat_main() {
@@ -541,7 +593,10 @@ void Cluster::heartbeat_main() {
     const bool beat = !left_ && Clock::now() >= next_beat;
     lock.unlock();
     const Clock::time_point now = Clock::now();
-    if (beat) {
+    // Its own stall is no silence of the others: none is found down for it.
+    const bool was_stalled = stalled(now);
+    last_round_.store(now.time_since_epoch().count(), std::memory_order_release);
+    if (beat && !was_stalled) {
       std::string hb;
       wire::put_heartbeat(hb, members_->self()->id, node_name(), first);
       broadcast(hb);

@@ -95,6 +95,18 @@ class Cluster final : public Distribution {
   void skip_to(NodeId from, uint64_t to);
   void send_acks();
   void heartbeat_main();
+  // This node learns that the others have found it down (it was stalled
+  // or cut off for longer than --down-after-ms): it stops the run
+  // (LimitKind::DeclaredDown) and leaves, rather than carry on as if
+  // nothing had happened; `why` goes to the log. Once only.
+  void declared_down(const std::string& why);
+  // Whether this process was stalled (SIGSTOP, a long pause) for longer
+  // than down_after: its heartbeat thread has not run since, so it sent no
+  // heartbeat either, and the others have found it down (declared_down).
+  bool stalled(std::chrono::steady_clock::time_point now);
+  // Whether node `id` is down for its silence here; it is told so, at most
+  // once a second, so that it stops (it may not know: a stall, a cut).
+  bool silent_down(NodeId id);
   void reject(const std::string& why);
   void broadcast(const std::string& bytes);
 
@@ -128,7 +140,9 @@ class Cluster final : public Distribution {
   bool stopping_ = false;
   bool stopped_ = false;  // the heartbeat thread ends
   bool left_ = false;
-  bool held_ = false;  // the program is kept alive while joined
+  bool held_ = false;                   // the program is kept alive while joined
+  std::atomic<int64_t> last_round_{0};  // the heartbeat thread's last round (steady-clock ns; 0: none yet)
+  std::atomic<bool> declared_down_{false};
 };
 
 }  // namespace humus::rt::cluster

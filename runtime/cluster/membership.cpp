@@ -27,6 +27,12 @@ std::shared_ptr<Node> Membership::node(NodeId id) {
   return slot;
 }
 
+std::string Membership::name_of(NodeId id) const {
+  std::lock_guard lock(mutex_);
+  auto it = nodes_.find(id);
+  return it == nodes_.end() || it->second->name.empty() ? node_hex(id) : it->second->name;
+}
+
 bool Membership::heard(NodeId id, std::string_view name) {
   std::lock_guard lock(mutex_);
   auto& slot = nodes_[id];
@@ -37,7 +43,7 @@ bool Membership::heard(NodeId id, std::string_view name) {
   return fresh && !slot->is_down();
 }
 
-bool Membership::mark_down(NodeId id) {
+bool Membership::mark_down(NodeId id, bool silent) {
   {
     std::lock_guard lock(mutex_);
     auto it = nodes_.find(id);
@@ -45,7 +51,9 @@ bool Membership::mark_down(NodeId id) {
       // Never heard of, but gone: remember, so its addresses are dead on arrival.
       it = nodes_.emplace(id, std::make_shared<Node>(id, inbox(id), false)).first;
     }
-    if (it->second->self || it->second->down.exchange(true, std::memory_order_acq_rel)) return false;
+    if (it->second->self || it->second->is_down()) return false;
+    it->second->silent.store(silent, std::memory_order_relaxed);
+    it->second->down.store(true, std::memory_order_release);
   }
   tell_monitors(id);
   return true;
@@ -61,7 +69,7 @@ std::vector<NodeId> Membership::expire(Clock::time_point now) {
   }
   std::vector<NodeId> marked;
   for (NodeId id : gone)
-    if (mark_down(id)) marked.push_back(id);
+    if (mark_down(id, true)) marked.push_back(id);
   return marked;
 }
 

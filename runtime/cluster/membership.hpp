@@ -40,12 +40,15 @@ class Membership {
   // A heartbeat from node `id`; true if it was not heard from before.
   bool heard(NodeId id, std::string_view name);
   // Declares a node down: true if it was up (its monitors are told).
-  bool mark_down(NodeId id);
+  // `silent`: for its silence, not because it said goodbye.
+  bool mark_down(NodeId id, bool silent = false);
   // The nodes silent for longer than down_after (marked down here).
   std::vector<NodeId> expire(Clock::time_point now);
   // Our own connection to the broker went away / came back.
   void disconnected();
   void reconnected();
+  // Node `id`'s name, or its id in hex before its first heartbeat.
+  std::string name_of(NodeId id) const;
   // The names of the nodes up now, this one included, sorted.
   std::vector<std::string> live_names() const;
   // Sends (#down, actor) to cust when `node` goes down (at once if it is).

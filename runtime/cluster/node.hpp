@@ -19,6 +19,11 @@ struct Node {
   // a process that comes back is a new node with a new id.
   std::atomic<bool> down{false};
   bool is_down() const { return down.load(std::memory_order_acquire); }
+  // Down for its silence (not for saying goodbye): when it is heard from
+  // again it is told so (wire::Kind::Down, at most once a second: `told`,
+  // steady-clock nanoseconds) and nothing from it is taken.
+  std::atomic<bool> silent{false};
+  std::atomic<int64_t> told{0};
 
   // Guarded by Membership's mutex.
   std::string name;  // empty until its first heartbeat

@@ -35,6 +35,8 @@ const char* kind_name(Kind k) {
       return "ack";
     case Kind::Skip:
       return "skip";
+    case Kind::Down:
+      return "down";
   }
   return "?";
 }
@@ -152,6 +154,8 @@ bool read_header(const char* data, size_t len, size_t& off, Header& h, std::stri
       h.kind = Kind::Bye;
     } else if (kind == "names" && n == 3) {
       h.kind = Kind::Names;
+    } else if (kind == "down" && n == 3) {
+      h.kind = Kind::Down;
     } else if (kind == "hb" && n == 5 && text(f[3], h.name) && f[4].type == msgpack::type::BOOLEAN) {
       h.kind = Kind::Heartbeat;
       h.first = f[4].via.boolean;

@@ -28,7 +28,9 @@
 
 namespace humus::rt::cluster::wire {
 
-enum class Kind { Messages, Heartbeat, Bye, Publish, Names, Ack, Skip };
+// Down: to a node found down for its silence that is heard from again
+// ("you are down here"): it stops (Cluster::declared_down).
+enum class Kind { Messages, Heartbeat, Bye, Publish, Names, Ack, Skip, Down };
 
 struct Header {
   Kind kind = Kind::Messages;
@@ -40,7 +42,7 @@ struct Header {
   bool resend = false;  // Ack
 };
 
-void put_header(std::string& out, Kind kind, NodeId from);  // Bye, Names
+void put_header(std::string& out, Kind kind, NodeId from);  // Bye, Names, Down
 // A chunk's header with seq 0; set_seq numbers the chunk that starts with it.
 void put_messages_header(std::string& out, NodeId from);
 void set_seq(std::string& chunk, size_t header_bytes, uint64_t seq);

@@ -33,8 +33,9 @@ start_server -1
 port="$(grep -o 'client connections on 127.0.0.1:[0-9]*' "$server_dir/server.log" | head -1 | sed 's/.*://')"
 URL="nats://127.0.0.1:$port"
 
-# Down only after 10 s: the receiver is stopped for a few seconds below.
-opts=(--threads 1 --down-after-ms 10000)
+# Down only after 60 s: the receiver is stopped for a few seconds below (a
+# node stalled past --down-after-ms stops when it wakes: stall.sh).
+opts=(--threads 1 --down-after-ms 60000)
 start_node sink "$programs/counting_sink.hum" "${opts[@]}"
 wait_line sink '#ready'
 start_node sender "$programs/paced_sender.hum" "${opts[@]}"

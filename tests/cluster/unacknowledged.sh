@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # Messages a node cannot confirm are counted lost and logged: the receiver
 # is stopped (SIGSTOP: it neither acknowledges nor is found down, with
-# --down-after-ms 10000) while the sender sends it 20000 messages and then
+# --down-after-ms 60000) while the sender sends it 20000 messages and then
 # leaves; the sender waits 2 s for acknowledgements, then counts each
 # message sent after the stop (and the #report) lost, in a log line and in
 # its --stats. Lost means not confirmed: the receiver, continued, still
 # takes them all.
 source "$(dirname "$0")/lib.sh"
-opts=(--threads 1 --down-after-ms 10000)
+opts=(--threads 1 --down-after-ms 60000)
 start_node sink "$programs/counting_sink.hum" "${opts[@]}"
 wait_line sink '#ready'
 start_node sender "$programs/paced_sender.hum" "${opts[@]}"
