@@ -10,8 +10,11 @@
 #   may come twice: processing is at least once, docs/distribution.md);
 # - every value is stored exactly once: orders and shipped hold 2000
 #   messages each (retried appends carry the same de-duplication id);
-# - the producer's --stats count 0 lost.
-# It prints how long after the kill deliveries went on.
+# - the producer's --stats count 0 lost;
+# - the killed server, started again, catches up: its replicas hold all
+#   2000 values of both streams.
+# It prints how long after the kill deliveries went on, and how long the
+# restarted server took to catch up.
 source "$(dirname "$0")/lib.sh"
 LIMIT=60
 fixture="$here/nats_cluster_fixture.sh"
@@ -97,5 +100,22 @@ for s in "$orders" "$shipped"; do
   done
   [ "$n" = 2000 ] || fail "stream $s holds '$n' messages on n$alive, not 2000"
 done
+# The killed server comes back (same ports and store) and catches up: its
+# replicas of both streams hold the 2000 values, appended while it was down.
+bash "$fixture" restart "$NATS_DIR" "$killed"
+back="$killed"
+killed=""
+t1="$(date +%s%N)"
+for s in "$orders" "$shipped"; do
+  n=""
+  for _ in $(seq 1 $((LIMIT * 10))); do
+    n="$(stream_field "$back" "$s" '.state.messages')"
+    [ "${n:-0}" = 2000 ] && break
+    sleep 0.1
+  done
+  [ "$n" = 2000 ] || fail "the restarted n$back holds '$n' messages of $s, not 2000"
+done
+caught_ms=$((($(date +%s%N) - t1) / 1000000))
 echo "replicas_failover: ok (leader $leader killed after $at_kill values; 100 more taken ${resumed_ms} ms later;" \
-  "all 2000 ${all_ms} ms after the kill; $((got - 2000)) taken twice; $(grep -c 'reconnected to NATS' "$WORK/producer.err" || true) producer reconnects)"
+  "all 2000 ${all_ms} ms after the kill; $((got - 2000)) taken twice; $(grep -c 'reconnected to NATS' "$WORK/producer.err" || true) producer reconnects;" \
+  "n$back restarted and caught up in ${caught_ms} ms)"
