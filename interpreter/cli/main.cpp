@@ -483,7 +483,8 @@ Exit status:
   0  the run ended and no error was reported
   1  a runtime error was reported (an actor's event or a top-level statement failed)
   2  usage error, syntax error, undefined name or compile error: nothing ran
-  3  a resource limit stopped the run (--max-events, --max-actors, --max-memory, --timeout)
+  3  a resource limit stopped the run (--max-events, --max-actors, --max-memory, --timeout),
+     memory ran out, or the cluster declared this node down (--down-after-ms)
 
 Documentation: docs/cli.md (this command), docs/language.md (the language).)");
   app.add_option("file", o.file, "script to run ('-' reads standard input)");
