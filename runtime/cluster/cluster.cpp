@@ -357,7 +357,11 @@ void Cluster::on_inbox(const char* data, size_t len) {
   wire::Header h;
   std::string error;
   if (!wire::read_header(data, len, off, h, error)) return reject(error);
-  if (h.kind == wire::Kind::Down)
+  // Told by a node this one has found down itself, the telling does not
+  // count: both sides of a healed partition find each other down, and each
+  // stopping for the other's word would end the whole cluster. They stay
+  // dead to each other instead (each takes nothing from the other).
+  if (h.kind == wire::Kind::Down && !members_->node(h.from)->is_down())
     return declared_down(
         fmt::format("node {} has declared this node down (it heard nothing from it for longer than "
                     "its --down-after-ms)",
@@ -366,6 +370,8 @@ void Cluster::on_inbox(const char* data, size_t len) {
   if (declared_down_.load(std::memory_order_acquire) || stalled(std::chrono::steady_clock::now())) return;
   if (silent_down(h.from)) return;
   switch (h.kind) {
+    case wire::Kind::Down:
+      return;  // from a node that said goodbye (above)
     case wire::Kind::Messages:
       if (take_chunk(h.from, h.seq)) receive_messages(data, len, off);
       return;
