@@ -59,6 +59,9 @@ start_node teller "$programs/bank_teller.hum" "${opts[@]}"
 wait_applied 150
 kill_node b1
 start_node b3 "$programs/bank_branch.hum" "${opts[@]}"
+# Subscribed before a server dies: making a topic's stream is not retried
+# across a leader election (its request times out; docs/distribution.md).
+wait_line b3 '#ready'
 wait_applied 350
 server=$((RANDOM % 3 + 1))
 kill -9 "$(cat "$NATS_DIR/n$server/pid")"
@@ -68,6 +71,7 @@ bash "$fixture" restart "$NATS_DIR" "$server"
 killed=""
 kill_node b2
 start_node b4 "$programs/bank_branch.hum" "${opts[@]}"
+wait_line b4 '#ready'
 
 wait_end teller 0
 wait_end audit 0
