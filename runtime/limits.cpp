@@ -1,5 +1,6 @@
 #include "runtime/limits.hpp"
 
+#include <time.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -122,6 +123,15 @@ void integer_too_large(uint64_t bits) {
 
 // ------------------------------------------------------------- the monitor
 
+namespace {
+// CPU time used by every thread of this process so far.
+std::chrono::nanoseconds process_cpu_time() {
+  timespec ts{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return std::chrono::seconds(ts.tv_sec) + std::chrono::nanoseconds(ts.tv_nsec);
+}
+}  // namespace
+
 LimitMonitor::LimitMonitor(const Limits& limits, std::function<void(LimitKind)> trip,
                            std::function<LimitKind()> tripped, std::function<uint64_t()> progress)
     : limits_(limits),
@@ -161,14 +171,22 @@ void LimitMonitor::watch() {
       // message is dropped while it is not idle, some event does not
       // finish. (Dropping millions of queued messages takes longer than
       // that on a busy core, and is no reason to give up: issue 34.)
+      // kStuckGrace of the process's CPU time, not only of the clock's: a
+      // process that waits for a core (other programs, a sanitizer's
+      // build beside it) is not stuck, and it said so under load.
       uint64_t seen = progress_();
+      auto cpu_seen = process_cpu_time();
       while (!cv_.wait_for(lock, kStuckGrace, [this] { return stopping_; })) {
         const uint64_t now = progress_();
-        if (now == seen && now != kIdle && limits_.on_stuck) {
+        if (now != seen || now == kIdle) {
+          seen = now;
+          cpu_seen = process_cpu_time();
+          continue;
+        }
+        if (process_cpu_time() - cpu_seen >= kStuckGrace && limits_.on_stuck) {
           limits_.on_stuck(limit_message(tripped_(), limits_));
           break;
         }
-        seen = now;
       }
       cv_.wait(lock, [this] { return stopping_; });
       break;
