@@ -14,21 +14,12 @@
 # - #ledger holds exactly 2000 messages and #transfers 1000 (stored once);
 # - the teller counted 0 lost.
 source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/lib3.sh"
 LIMIT=90
 fixture="$here/nats_cluster_fixture.sh"
 killed=""
 trap 'cleanup; [ -z "$killed" ] || bash "$fixture" restart "$NATS_DIR" "$killed"' EXIT
 
-escape() {  # a stream's name as jetstream_topics.cpp makes it
-  local s="$1" out="" c i
-  for ((i = 0; i < ${#s}; i++)); do
-    c="${s:i:1}"
-    if [[ "$c" =~ [A-Za-z0-9-] ]]; then out+="$c"; else out+="$(printf '_%02X' "'$c")"; fi
-  done
-  echo "$out"
-}
-jsz() { curl -s --max-time 2 "http://127.0.0.1:$(cat "$NATS_DIR/n$1/monitor")/jsz?accounts=true&streams=true&config=true"; }
-stream_field() { jsz "$1" | jq -r --arg s "$2" "[.account_details[]?.stream_detail[]? | select(.name == \$s)][0] | $3 // empty"; }
 applied() { cat "$WORK"/b*.out 2>/dev/null | grep -o '^#applied, [0-9]*' | sort -u | wc -l; }
 wait_applied() {  # N: until N distinct transfers have been applied
   local waited=0

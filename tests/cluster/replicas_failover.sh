@@ -16,6 +16,7 @@
 # It prints how long after the kill deliveries went on, and how long the
 # restarted server took to catch up.
 source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/lib3.sh"
 LIMIT=60
 fixture="$here/nats_cluster_fixture.sh"
 killed=""
@@ -23,23 +24,9 @@ killed=""
 # whatever runs on the fixture next.
 trap 'cleanup; [ -z "$killed" ] || bash "$fixture" restart "$NATS_DIR" "$killed"' EXIT
 
-# Stream names as jetstream_topics.cpp makes them: CLUSTER_TOPIC, with any
-# character but [A-Za-z0-9-] as _XX (hex).
-escape() {
-  local s="$1" out="" c i
-  for ((i = 0; i < ${#s}; i++)); do
-    c="${s:i:1}"
-    if [[ "$c" =~ [A-Za-z0-9-] ]]; then out+="$c"; else out+="$(printf '_%02X' "'$c")"; fi
-  done
-  echo "$out"
-}
 orders="$(escape "$CLUSTER")_orders"
 shipped="$(escape "$CLUSTER")_shipped"
 
-# jsz K: server nK's JetStream report, with every stream's detail.
-jsz() { curl -s --max-time 2 "http://127.0.0.1:$(cat "$NATS_DIR/n$1/monitor")/jsz?accounts=true&streams=true&config=true"; }
-# stream_field K STREAM JQ: a field of STREAM's detail as server nK reports it.
-stream_field() { jsz "$1" | jq -r --arg s "$2" "[.account_details[]?.stream_detail[]? | select(.name == \$s)][0] | $3 // empty"; }
 distinct() { grep -o '^#got, [0-9]*' "$WORK/consumer.out" | sort -u | wc -l; }
 
 opts=(--threads 1 --topic-replicas 3 --ack-wait-ms 2000 --down-after-ms 10000)
