@@ -545,6 +545,7 @@ void Cluster::node_down(NodeId id) {
 }
 
 bool Cluster::silent_down(NodeId id) {
+  if (!members_->any_silent()) return false;  // the common case: no lock, no lookup per NATS message
   std::shared_ptr<Node> n = members_->node(id);
   if (!n->is_down() || !n->silent.load(std::memory_order_relaxed)) return false;
   const int64_t now = std::chrono::steady_clock::now().time_since_epoch().count();

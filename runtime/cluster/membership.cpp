@@ -53,6 +53,7 @@ bool Membership::mark_down(NodeId id, bool silent) {
     }
     if (it->second->self || it->second->is_down()) return false;
     it->second->silent.store(silent, std::memory_order_relaxed);
+    if (silent) any_silent_.store(true, std::memory_order_release);
     it->second->down.store(true, std::memory_order_release);
   }
   tell_monitors(id);

@@ -9,7 +9,7 @@
 // (#down, actor) once.
 #pragma once
 
-#include <chrono>
+#include <atomic>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -47,6 +47,9 @@ class Membership {
   // Our own connection to the broker went away / came back.
   void disconnected();
   void reconnected();
+  // Whether any node was ever found down for its silence: until then the
+  // receiving path looks no sender up (Cluster::silent_down).
+  bool any_silent() const { return any_silent_.load(std::memory_order_acquire); }
   // Node `id`'s name, or its id in hex before its first heartbeat.
   std::string name_of(NodeId id) const;
   // The names of the nodes up now, this one included, sorted.
@@ -66,6 +69,7 @@ class Membership {
   std::unordered_map<NodeId, std::shared_ptr<Node>> nodes_;
   std::unordered_multimap<NodeId, std::pair<Value, Value>> monitors_;  // node -> (cust, actor)
   bool connected_ = true;
+  std::atomic<bool> any_silent_{false};
 };
 
 }  // namespace humus::rt::cluster
