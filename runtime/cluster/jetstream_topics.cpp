@@ -2,6 +2,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <cctype>
 #include <chrono>
 #include <condition_variable>
@@ -31,6 +32,16 @@ constexpr int64_t kPublishWaitMs = 5000;
 // for good (a consumer hung at exit after a failover, issue 33).
 constexpr auto kPublishGiveUp = std::chrono::milliseconds(kPublishWaitMs + 2000);
 constexpr const char* kMsgIdHeader = "Nats-Msg-Id";  // JetStream's de-duplication header
+// While the servers elect a leader (one died) or lack a quorum, JetStream's
+// API does not answer: making a stream or a group is tried again for this
+// long before the event that asked fails (issue 33).
+constexpr auto kApiPatience = std::chrono::seconds(30);
+
+// An answer that may change once the servers have a leader again.
+bool transient(natsStatus s, jsErrCode code) {
+  return s == NATS_TIMEOUT || s == NATS_NO_RESPONDERS || s == NATS_CONNECTION_DISCONNECTED ||
+         code == JSClusterNotAvailErr || code == JSClusterNotLeaderErr;
+}
 
 // Stream, consumer and subject names allow [A-Za-z0-9_-]: anything else
 // (and '_' itself) becomes _XX, so distinct names stay distinct.
@@ -138,6 +149,11 @@ struct JetStreamTopics::State {
   std::string subject(const Topic& t) const { return options.name + ".topic." + escape(t.name); }
 
   void prepare(const Topic& t);
+  // Runs a JetStream API call (`call(code)` -> status) until it answers
+  // something other than transient(), for at most kApiPatience; `what` says
+  // what for, in the one warning when it must wait.
+  template <class Call>
+  natsStatus patiently(const std::string& what, jsErrCode& code, Call call);
   void publish(Publication p);
   void finish(Publication& p, bool ok);
   void settle_input(Commit& c);
@@ -173,6 +189,27 @@ struct JsTicket final : DeliveryTicket {
 
 }  // namespace
 
+template <class Call>
+natsStatus JetStreamTopics::State::patiently(const std::string& what, jsErrCode& code, Call call) {
+  const Clock::time_point until = Clock::now() + kApiPatience;
+  auto pause = std::chrono::milliseconds(100);
+  for (bool warned = false;; pause = std::min(pause * 2, std::chrono::milliseconds(2000))) {
+    code = jsErrCode(0);
+    const natsStatus s = call(code);
+    if (s == NATS_OK || !transient(s, code) || Clock::now() + pause >= until) return s;
+    {
+      std::lock_guard lock(mutex);
+      if (stopped) return s;
+    }
+    if (!warned) {
+      warned = true;
+      spdlog::warn("cluster: JetStream did not answer {} ({}); trying again for up to {} s", what, js_error(s, code),
+                   kApiPatience.count());
+    }
+    std::this_thread::sleep_for(pause);
+  }
+}
+
 void JetStreamTopics::State::prepare(const Topic& t) {
   {
     std::lock_guard lock(mutex);
@@ -188,10 +225,13 @@ void JetStreamTopics::State::prepare(const Topic& t) {
   cfg.Storage = js_FileStorage;
   cfg.Retention = js_LimitsPolicy;  // every group sees every value
   cfg.Replicas = options.topic_replicas;
-  jsStreamInfo* si = nullptr;
   jsErrCode code = jsErrCode(0);
-  natsStatus s = js_AddStream(&si, js, &cfg, nullptr, &code);
-  if (si) jsStreamInfo_Destroy(si);
+  natsStatus s = patiently("making the stream of topic " + t.name, code, [&](jsErrCode& c) {
+    jsStreamInfo* si = nullptr;
+    natsStatus r = js_AddStream(&si, js, &cfg, nullptr, &c);
+    if (si) jsStreamInfo_Destroy(si);
+    return r;
+  });
   if (s != NATS_OK &&
       (code == JSInsufficientResourcesErr || code == JSClusterNoPeersErr || code == JSStreamReplicasNotSupportedErr)) {
     // Fewer JetStream servers than replicas: say what to do, not just the broker's words.
@@ -553,10 +593,13 @@ void JetStreamTopics::subscribe(const Subscription& s) {
   cc.MaxDeliver = -1;  // we count deliveries ourselves (dead letters)
   cc.DeliverPolicy = js_DeliverAll;
   cc.FilterSubject = subject.c_str();
-  jsConsumerInfo* ci = nullptr;
   jsErrCode code = jsErrCode(0);
-  natsStatus rc = js_AddConsumer(&ci, st.js, stream.c_str(), &cc, nullptr, &code);
-  if (ci) jsConsumerInfo_Destroy(ci);
+  natsStatus rc = st.patiently("making group " + s.group + " of topic " + s.topic->name, code, [&](jsErrCode& c) {
+    jsConsumerInfo* ci = nullptr;
+    natsStatus r = js_AddConsumer(&ci, st.js, stream.c_str(), &cc, nullptr, &c);
+    if (ci) jsConsumerInfo_Destroy(ci);
+    return r;
+  });
   if (rc != NATS_OK && code != JSConsumerNameExistErr && code != JSConsumerExistingActiveErr)
     throw ClusterError("cannot make group " + s.group + " of topic " + s.topic->name + ": " + js_error(rc, code));
   jsSubOptions so;
@@ -567,7 +610,9 @@ void JetStreamTopics::subscribe(const Subscription& s) {
   feed->topic = s.topic;
   feed->group = s.group;
   feed->members.push_back(s.member);
-  rc = js_PullSubscribe(&feed->sub, st.js, subject.c_str(), durable.c_str(), nullptr, &so, &code);
+  rc = st.patiently("joining group " + s.group + " of topic " + s.topic->name, code, [&](jsErrCode& c) {
+    return js_PullSubscribe(&feed->sub, st.js, subject.c_str(), durable.c_str(), nullptr, &so, &c);
+  });
   if (rc != NATS_OK)
     throw ClusterError("cannot join group " + s.group + " of topic " + s.topic->name + ": " + js_error(rc, code));
   {

@@ -50,8 +50,8 @@ start_node teller "$programs/bank_teller.hum" "${opts[@]}"
 wait_applied 150
 kill_node b1
 start_node b3 "$programs/bank_branch.hum" "${opts[@]}"
-# Subscribed before a server dies: making a topic's stream is not retried
-# across a leader election (its request times out; docs/distribution.md).
+# Subscribed before a server dies: the bank's invariant is the point here;
+# making a topic while servers elect a leader is cluster3.quorum's.
 wait_line b3 '#ready'
 wait_applied 350
 server=$((RANDOM % 3 + 1))
