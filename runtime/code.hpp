@@ -39,6 +39,8 @@ class FunctionCode {
   // comparison on the call's path. kNoDirect for other code.
   static constexpr uint32_t kNoDirect = UINT32_MAX;
   uint32_t direct_arity = kNoDirect;
+  // A built-in actor's behavior (NativeBehaviorCode).
+  bool native = false;
 
   SourceLoc loc;
   // The name it was defined under (DEF f, and the behavior a DEF f(...) AS
@@ -63,7 +65,10 @@ struct Actor;
 using NativeBehavior = void (*)(Actor& self, const Value& msg, Context& cx);
 class NativeBehaviorCode final : public FunctionCode {
  public:
-  NativeBehaviorCode(NativeBehavior fn, const char* name_) : FunctionCode(SourceLoc{}), fn_(fn) { name = name_; }
+  NativeBehaviorCode(NativeBehavior fn, const char* name_) : FunctionCode(SourceLoc{}), fn_(fn) {
+    name = name_;
+    native = true;
+  }
   // Called as a function (it never is: Humus code cannot read a behavior), it gives ?.
   Value apply(const Closure&, const Value&, Context&) const override { return Value::undefined(); }
   bool run_behavior(const Closure& self, const Value& msg, Context& cx) const override;

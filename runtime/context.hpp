@@ -163,12 +163,18 @@ struct alignas(64) Context {
   std::unique_ptr<ContextState> remote;
   bool must_flush = false;
   int worker = -1;  // the dispatcher's worker that owns it; -1: a thread outside the pool
+  // A guest turn's context (runtime/dispatcher.hpp): an event that fails or
+  // is still running at guest_until (steady_clock nanoseconds) is handed
+  // back undone, to run again on a worker (Runtime::HandBack).
+  bool guest = false;
+  int64_t guest_until = 0;
   // A top-level statement's trace record while it runs (traced runs only).
   std::unique_ptr<TraceEvent> outside_trace;
   // Written only by the thread that owns this context (a load and a store,
   // no locked instruction); read by Runtime::stats from anywhere.
   std::atomic<uint64_t> events{0};
   std::atomic<uint64_t> unhandled{0};
+  std::atomic<uint64_t> handed_back{0};  // a guest turn's events run again on a worker
   // Calls the running event has made, as counted at the VM's safe points
   // (every kSafePointTicks calls): for Limits::max_steps.
   uint64_t steps = 0;

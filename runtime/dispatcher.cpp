@@ -26,6 +26,14 @@ Dispatcher::Dispatcher(EventRunner& runner, unsigned threads, unsigned budget, u
     w->rng.seed(static_cast<std::minstd_rand::result_type>(seed + i + 1));
     workers_.push_back(std::move(w));
   }
+  if (!inline_) {
+    guest_ = std::make_unique<Worker>();
+    guest_->owner = this;
+    guest_->index = threads;
+    guest_->cx = runner_.make_context();
+    guest_->cx->worker = int(threads);
+    guest_->cx->guest = true;
+  }
 }
 
 Dispatcher::Worker* Dispatcher::current_worker() const {
@@ -104,6 +112,59 @@ void Dispatcher::enqueue_chain(Actor* target, Message* first, Message* last, uin
     make_ready(target);
   }
   if (!w) release();
+}
+
+void Dispatcher::deliver_chain(Actor* target, Message* first, Message* last, uint64_t count) {
+  if (!guest_ || !started_ || current_worker()) return enqueue_chain(target, first, last, count);
+  external_.fetch_add(1, std::memory_order_seq_cst);  // as enqueue_chain from outside
+  external_sent_.fetch_add(count, std::memory_order_relaxed);
+  target->mailbox.push_chain(first, last);
+  SchedState expected = SchedState::Idle;
+  if (target->state.load(std::memory_order_seq_cst) == SchedState::Idle &&
+      target->state.compare_exchange_strong(expected, SchedState::Scheduled, std::memory_order_seq_cst)) {
+    target->retain();  // the queue's reference, as if queued
+    if (!run_as_guest(target)) make_ready(target);
+  }
+  release();
+}
+
+bool Dispatcher::run_as_guest(Actor* actor) {
+  // Some worker is awake: it will find the actor soon, on a thread made for it.
+  if (active_.load(std::memory_order_seq_cst) != 0 || !runner_.may_run_outside(*actor)) return false;
+  if (guest_busy_.exchange(true, std::memory_order_acquire)) return false;
+  {
+    std::lock_guard lock(park_mutex_);
+    if (pausing_ || stopping_) {
+      guest_busy_.store(false, std::memory_order_release);
+      return false;
+    }
+    ++running_threads_;  // run_paused waits for this turn as for a worker's
+  }
+  Worker& g = *guest_;
+  if (!tl_stack_limit) stack_guard_init_current();
+  void* outer = tl_worker;
+  tl_worker = &g;
+  try {
+    run_turn(g, actor);
+    send_queued(g);
+  } catch (const std::bad_alloc&) {
+    runner_.out_of_memory();  // as worker_main does
+  }
+  tl_worker = outer;
+  // What the turn made runnable (and the actor, if it has more, or handed an
+  // event back) goes where the workers find it.
+  bool pushed = false;
+  while (Actor* a = g.local.pop()) {
+    push_global(a);
+    pushed = true;
+  }
+  {
+    std::lock_guard lock(park_mutex_);
+    if (--running_threads_ == resting_ && pausing_) pause_cv_.notify_all();
+  }
+  guest_busy_.store(false, std::memory_order_release);
+  if (pushed) wake_one();
+  return true;
 }
 
 void Dispatcher::make_ready(Actor* actor) {
@@ -380,11 +441,17 @@ uint64_t Dispatcher::drain() {
 DispatchStats Dispatcher::stats() const {
   DispatchStats s;
   uint64_t sent = external_sent_.load(std::memory_order_relaxed), consumed = 0;
-  for (const auto& w : workers_) {
+  auto each = [&](const Worker* w) {
     sent += w->sent.load(std::memory_order_relaxed);
     consumed += w->consumed.load(std::memory_order_relaxed);
     s.events += w->cx->events.load(std::memory_order_relaxed);
     s.unhandled += w->cx->unhandled.load(std::memory_order_relaxed);
+  };
+  for (const auto& w : workers_) each(w.get());
+  if (guest_) {
+    each(guest_.get());
+    s.guest_events = guest_->cx->events.load(std::memory_order_relaxed);
+    s.handed_back = guest_->cx->handed_back.load(std::memory_order_relaxed);
   }
   s.queued = sent > consumed ? sent - consumed : 0;
   const int64_t held = external_.load(std::memory_order_relaxed);
@@ -396,6 +463,8 @@ uint64_t Dispatcher::progress() const {
   uint64_t n = 0;
   for (const auto& w : workers_)
     n += w->consumed.load(std::memory_order_relaxed) + w->cx->events.load(std::memory_order_relaxed);
+  if (guest_)
+    n += guest_->consumed.load(std::memory_order_relaxed) + guest_->cx->events.load(std::memory_order_relaxed);
   return n;
 }
 

@@ -19,6 +19,16 @@
 // An actor gets at most `budget` messages per turn, then goes to the back of
 // the ring.
 //
+// Guest turns. A message from another process arrives on the cluster's
+// receiving thread. When every worker is parked, waking one (a futex call,
+// then tens of microseconds before it runs) costs more than a short event,
+// and a round trip pays it at both ends; so that thread runs the target's
+// turn itself, as a "guest" worker with a context of its own (one guest at a
+// time; it counts as running for run_paused). The runner hands back undone,
+// to a worker, any event that would not suit that thread: one that runs
+// long (the thread must go on receiving), fails, or recurses deeper than its
+// stack allows (EventRunner::run_turn).
+//
 // Quiescence. There is no counter bumped per message (that would bounce one
 // cache line between all cores on every send). The system is idle exactly
 // when every worker is parked, the global queue is empty and no outside work
@@ -58,6 +68,9 @@ class EventRunner {
   // sender). While the dispatcher drops what is queued (dropping()), the
   // turn drops its messages and counts them (count_dropped()).
   virtual uint64_t run_turn(Actor& actor, Context& cx, uint64_t budget) = 0;
+  // Whether `actor`'s turn may run as a guest turn (deliver_chain): built-in
+  // actors, which may block (a JetStream request), may not.
+  virtual bool may_run_outside(const Actor& actor) const = 0;
   // When a worker finds nothing to run, and every few turns: what turns
   // queued for other processes leaves (runtime/cluster/send_queue.hpp).
   virtual void send_queued() = 0;
@@ -66,10 +79,12 @@ class EventRunner {
 };
 
 struct DispatchStats {
-  uint64_t events = 0;     // message-events run
-  uint64_t unhandled = 0;  // messages no behavior took
-  uint64_t queued = 0;     // messages sent and not yet consumed
-  uint64_t holds = 0;      // outside work the runtime waits for (hold(): timers, input, other processes)
+  uint64_t events = 0;        // message-events run
+  uint64_t unhandled = 0;     // messages no behavior took
+  uint64_t queued = 0;        // messages sent and not yet consumed
+  uint64_t holds = 0;         // outside work the runtime waits for (hold(): timers, input, other processes)
+  uint64_t guest_events = 0;  // of `events`, those run by guest turns (deliver_chain)
+  uint64_t handed_back = 0;   // events a guest turn gave back to the workers, undone
 };
 
 class Dispatcher {
@@ -97,6 +112,9 @@ class Dispatcher {
   // Queues the `count` messages linked from `first` to `last` (a committed
   // event's run of sends), in order, and takes them over.
   void enqueue_chain(Actor* target, Message* first, Message* last, uint64_t count);
+  // The same from a thread outside the pool that may run the target's turn
+  // itself when every worker is parked (a guest turn, see the top).
+  void deliver_chain(Actor* target, Message* first, Message* last, uint64_t count);
   // Outside work that is not a queued message but keeps the program alive
   // (a pending timer).
   void hold() { external_.fetch_add(1, std::memory_order_seq_cst); }
@@ -144,7 +162,8 @@ class Dispatcher {
   };
 
   void worker_main(Worker& w);
-  void work(Worker& w);  // worker_main's loop
+  void work(Worker& w);             // worker_main's loop
+  bool run_as_guest(Actor* actor);  // deliver_chain: true if it took the actor
   Actor* find_work(Worker& w);
   Actor* steal(Worker& w);
   void run_turn(Worker& w, Actor* actor);
@@ -165,6 +184,8 @@ class Dispatcher {
   const unsigned budget_;
   bool inline_ = false;  // no threads: see run_here
   std::vector<std::unique_ptr<Worker>> workers_;
+  std::unique_ptr<Worker> guest_;  // guest turns; none without threads
+  std::atomic<bool> guest_busy_{false};
   std::vector<BigStackThread> threads_;
   bool started_ = false;
 

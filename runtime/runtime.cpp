@@ -201,6 +201,8 @@ void Runtime::interrupt() {
 }
 
 void Runtime::safe_point(Context& cx, uint32_t calls, const SourceLoc& loc) {
+  if (cx.guest && std::chrono::steady_clock::now().time_since_epoch().count() > cx.guest_until) [[unlikely]]
+    hand_back(cx);
   if (interrupted_.load(std::memory_order_relaxed) ||
       (options_.interrupt_requested && options_.interrupt_requested())) {
     interrupt();
@@ -347,6 +349,14 @@ void Runtime::run_event(Actor& actor, Value& message, Context& cx) {
       run_event_traced(actor, *msg, cx);
     else
       run_event_body(actor, *msg, cx);
+  } catch (const HandBack&) {
+    // Not run after all: it runs again, whole, on a worker.
+    cx.events.store(own_events - 1, std::memory_order_relaxed);
+    Context::bump(cx.handed_back);
+    cx.no_match = {};
+    cx.delivery = nullptr;
+    cx.self = nullptr;
+    throw;
   } catch (const std::bad_alloc&) {
     // Memory ran out in a commit (which cannot be undone half done) or
     // while reporting a failure: the run stops (docs/reliability.md).
@@ -358,33 +368,55 @@ void Runtime::run_event(Actor& actor, Value& message, Context& cx) {
   cx.self = nullptr;
 }
 
+// Guest turns run compiled behaviors only: a built-in actor may block its
+// thread (a JetStream request), and a trace wants every event on a worker.
+bool Runtime::may_run_outside(const Actor& actor) const {
+  if (trace_.load(std::memory_order_relaxed) || !actor.behavior.is(ObjKind::Closure)) return false;
+  return !actor.behavior.as<Closure>()->code->native;
+}
+
+void Runtime::hand_back(Context& cx) {
+  cx.fx.clear();
+  throw HandBack{};
+}
+
 // The actor's turn, handed over by the dispatcher (EventRunner::run_turn).
 uint64_t Runtime::run_turn(Actor& actor, Context& cx, uint64_t budget) {
   uint64_t consumed = 0;
-  while (consumed < budget) {
-    Message* m = actor.mailbox.pop();
-    if (!m) break;
-    if (!m->is_batch()) {
-      deliver(actor, m->payload, cx);
-      delete m;
-      ++consumed;
-      continue;
+  Message* m = nullptr;
+  if (cx.guest) [[unlikely]]
+    cx.guest_until = (std::chrono::steady_clock::now() + kGuestSlice).time_since_epoch().count();
+  try {
+    while (consumed < budget) {
+      if (cx.guest && consumed && std::chrono::steady_clock::now().time_since_epoch().count() > cx.guest_until)
+          [[unlikely]]
+        break;  // the rest to a worker
+      m = actor.mailbox.pop();
+      if (!m) break;
+      if (!m->is_batch()) {
+        deliver(actor, m->payload, cx);
+        delete m;
+        ++consumed;
+        continue;
+      }
+      // A batch: each message is an event of its own, within the budget; the
+      // rest waits at the front of the mailbox for the next turn.
+      auto* b = static_cast<Batch*>(m);
+      while (b->taken < b->count && consumed < budget) {
+        Value& item = b->items()[b->taken];
+        deliver(actor, item, cx);
+        item.~Value();
+        ++b->taken;
+        ++consumed;
+      }
+      if (b->taken < b->count) {
+        actor.mailbox.unpop(b);
+        break;
+      }
+      free_message(b);
     }
-    // A batch: each message is an event of its own, within the budget; the
-    // rest waits at the front of the mailbox for the next turn.
-    auto* b = static_cast<Batch*>(m);
-    while (b->taken < b->count && consumed < budget) {
-      Value& item = b->items()[b->taken];
-      deliver(actor, item, cx);
-      item.~Value();
-      ++b->taken;
-      ++consumed;
-    }
-    if (b->taken < b->count) {
-      actor.mailbox.unpop(b);
-      break;
-    }
-    free_message(b);
+  } catch (const HandBack&) {
+    actor.mailbox.unpop(m);  // its message first again, for a worker's turn
   }
   // Messages to other processes leave now, while the actor is still ours:
   // its next turn, on any worker, sends after them (order per sender).
@@ -405,16 +437,21 @@ inline void Runtime::run_event_body(Actor& actor, Value& message, Context& cx) {
   try {
     took = apply_behavior(actor, message, cx);
   } catch (const EventError& e) {
+    // On a guest turn's thread it may be its smaller stack that failed:
+    // a worker runs it again, and reports what fails there.
+    if (cx.guest) hand_back(cx);
     cx.fx.clear();
     report_error(e, &actor, &message);
     settle_failed_delivery(cx);
     return;
   } catch (const memory::MemoryCapReached&) {
+    if (cx.guest) hand_back(cx);
     cx.fx.clear();
     stop_for_limit(LimitKind::Memory);
     settle_failed_delivery(cx);
     return;
   } catch (const std::bad_alloc&) {
+    if (cx.guest) hand_back(cx);
     cx.fx.clear();  // undone: what it made is freed before looking for room
     settle_failed_delivery(cx);
     report_out_of_memory({}, &actor, &message);
@@ -508,6 +545,8 @@ RuntimeStats Runtime::stats() const {
   s.actors = next_actor_id_.load(std::memory_order_relaxed) - 1;
   s.queued = d.queued;
   s.holds = d.holds;
+  s.guest_events = d.guest_events;
+  s.handed_back = d.handed_back;
   if (distribution_) s.distribution = distribution_->stats();
   s.cycles = cycle_stats();
   s.live_actors = heap_.live();

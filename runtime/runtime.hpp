@@ -94,6 +94,11 @@ struct RuntimeStats {
   // read of standard input, topic values not yet stored, messages to other
   // processes not yet acknowledged.
   uint64_t holds = 0;
+  // Of `events`, those run on the thread a message from another process
+  // arrived on (guest turns, runtime/dispatcher.hpp), and those such a turn
+  // gave back to run again on a worker.
+  uint64_t guest_events = 0;
+  uint64_t handed_back = 0;
   DistributionStats distribution;  // messages and topics across processes (when a distribution layer is installed)
   CycleStats cycles;               // the cycle collector's work
   int64_t live_actors = 0;         // actors of this runtime not freed yet, with every built-in one
@@ -275,6 +280,7 @@ class Runtime final : public EventRunner {
   // Context for a thread that runs top-level statements or host calls.
   std::unique_ptr<Context> make_context() override;
   uint64_t run_turn(Actor& actor, Context& cx, uint64_t budget) override;
+  bool may_run_outside(const Actor& actor) const override;
   // One message-event: the behavior applied, its effects committed or dropped.
   void run_event(Actor& actor, Value& message, Context& cx);
   void send_queued() override;
@@ -285,8 +291,10 @@ class Runtime final : public EventRunner {
   void release_hold() { dispatcher_.release(); }
   // Queues the `count` messages linked from `first` to `last` for `target`
   // from outside any event (messages arriving from other processes).
+  // It may run the target's turn on the calling thread (a guest turn,
+  // runtime/dispatcher.hpp).
   void send_chain(Actor* target, Message* first, Message* last, uint64_t count) {
-    dispatcher_.enqueue_chain(target, first, last, count);
+    dispatcher_.deliver_chain(target, first, last, count);
   }
   // The distribution layer (runtime/foreign.hpp), installed by the host
   // once, before anything runs; stopped first and destroyed before the
@@ -316,6 +324,11 @@ class Runtime final : public EventRunner {
   [[gnu::noinline]] void commit_distributed(Context& cx);
   void check_event_limit(uint64_t own_events);
   void run_event_body(Actor& actor, Value& message, Context& cx);
+  // Thrown in a guest turn's event to hand it back undone (Context::guest).
+  struct HandBack {};
+  // A guest turn's events: at most this long each, and the turn no longer.
+  static constexpr std::chrono::microseconds kGuestSlice{500};
+  [[noreturn]] static void hand_back(Context& cx);
   void deliver(Actor& actor, Value& message, Context& cx);
   [[noreturn]] void actor_limit_reached();
   Value new_actor_checked(uint64_t id, Value behavior, uint32_t name);

@@ -25,6 +25,22 @@ void stack_guard_init(std::size_t size) {
   tl_stack_limit = size > margin ? here - (size - margin) : here;
 }
 
+void stack_guard_init_current() {
+  pthread_attr_t attr;
+  void* low = nullptr;
+  std::size_t size = 0;
+  if (pthread_getattr_np(pthread_self(), &attr) == 0) {
+    pthread_attr_getstack(&attr, &low, &size);
+    pthread_attr_destroy(&attr);
+  }
+  const char* here = static_cast<const char*>(__builtin_frame_address(0));
+  std::size_t margin = std::max(size / 8, std::size_t(1) << 20);
+  // Unknown bounds, or no room above the margin: every check fails (the
+  // caller's recursion goes elsewhere, see Dispatcher's guest turns).
+  const char* limit = static_cast<const char*>(low) + margin;
+  tl_stack_limit = low && limit < here ? limit : here + 1;
+}
+
 void recursion_too_deep(const SourceLoc& loc) { runtime_error(loc, "recursion too deep"); }
 
 void runtime_error(const SourceLoc& loc, std::string message) { throw EventError{loc, std::move(message), Value()}; }

@@ -18,6 +18,9 @@ inline thread_local const char* tl_stack_limit = nullptr;
 
 // Call at the top of a thread whose stack is `size` bytes.
 void stack_guard_init(std::size_t size);
+// The same for a thread the runtime did not make (a library's), from the
+// bounds the system gives for its stack.
+void stack_guard_init_current();
 
 [[noreturn]] void recursion_too_deep(const SourceLoc& loc);
 
