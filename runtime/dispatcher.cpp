@@ -114,8 +114,12 @@ void Dispatcher::enqueue_chain(Actor* target, Message* first, Message* last, uin
   if (!w) release();
 }
 
-void Dispatcher::deliver_chain(Actor* target, Message* first, Message* last, uint64_t count) {
-  if (!guest_ || !started_ || current_worker()) return enqueue_chain(target, first, last, count);
+bool Dispatcher::deliver_chain(Actor* target, Message* first, Message* last, uint64_t count) {
+  if (!guest_ || !started_ || current_worker()) {
+    enqueue_chain(target, first, last, count);
+    return false;
+  }
+  bool ran = false;
   external_.fetch_add(1, std::memory_order_seq_cst);  // as enqueue_chain from outside
   external_sent_.fetch_add(count, std::memory_order_relaxed);
   target->mailbox.push_chain(first, last);
@@ -123,9 +127,11 @@ void Dispatcher::deliver_chain(Actor* target, Message* first, Message* last, uin
   if (target->state.load(std::memory_order_seq_cst) == SchedState::Idle &&
       target->state.compare_exchange_strong(expected, SchedState::Scheduled, std::memory_order_seq_cst)) {
     target->retain();  // the queue's reference, as if queued
-    if (!run_as_guest(target)) make_ready(target);
+    ran = run_as_guest(target);
+    if (!ran) make_ready(target);
   }
   release();
+  return ran;
 }
 
 bool Dispatcher::run_as_guest(Actor* actor) {
@@ -146,7 +152,6 @@ bool Dispatcher::run_as_guest(Actor* actor) {
   tl_worker = &g;
   try {
     run_turn(g, actor);
-    send_queued(g);
   } catch (const std::bad_alloc&) {
     runner_.out_of_memory();  // as worker_main does
   }

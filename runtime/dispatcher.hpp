@@ -113,8 +113,11 @@ class Dispatcher {
   // event's run of sends), in order, and takes them over.
   void enqueue_chain(Actor* target, Message* first, Message* last, uint64_t count);
   // The same from a thread outside the pool that may run the target's turn
-  // itself when every worker is parked (a guest turn, see the top).
-  void deliver_chain(Actor* target, Message* first, Message* last, uint64_t count);
+  // itself when every worker is parked (a guest turn, see the top); true if
+  // it did. What such turns queued for other processes waits for the
+  // caller's EventRunner::send_queued (after a whole batch of arrivals, so
+  // that their answers share NATS messages).
+  bool deliver_chain(Actor* target, Message* first, Message* last, uint64_t count);
   // Outside work that is not a queued message but keeps the program alive
   // (a pending timer).
   void hold() { external_.fetch_add(1, std::memory_order_seq_cst); }

@@ -292,9 +292,10 @@ class Runtime final : public EventRunner {
   // Queues the `count` messages linked from `first` to `last` for `target`
   // from outside any event (messages arriving from other processes).
   // It may run the target's turn on the calling thread (a guest turn,
-  // runtime/dispatcher.hpp).
-  void send_chain(Actor* target, Message* first, Message* last, uint64_t count) {
-    dispatcher_.deliver_chain(target, first, last, count);
+  // runtime/dispatcher.hpp): then it returns true, and what that turn sent
+  // to other processes waits for the caller's send_queued().
+  bool send_chain(Actor* target, Message* first, Message* last, uint64_t count) {
+    return dispatcher_.deliver_chain(target, first, last, count);
   }
   // The distribution layer (runtime/foreign.hpp), installed by the host
   // once, before anything runs; stopped first and destroyed before the

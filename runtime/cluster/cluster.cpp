@@ -495,10 +495,14 @@ void Cluster::receive_messages(const char* data, size_t len, size_t off) {
   uint64_t count = 0;
   for (const auto& r : fx.runs) count += r.count;
   Counters::add(counters_.received, count);
+  bool ran_here = false;
   for (auto& r : fx.runs) {
-    rt_.send_chain(r.target, r.first, r.last, r.count);
+    ran_here |= rt_.send_chain(r.target, r.first, r.last, r.count);
     r.first = nullptr;  // the mailbox has them; clear() releases the target
   }
+  // What the turns run here sent leaves together (answers to many senders
+  // share NATS messages).
+  if (ran_here) send_queued();
 }
 
 void Cluster::receive_names(const char* data, size_t len, size_t off, NodeId from) {
