@@ -135,6 +135,7 @@ struct JetStreamTopics::State {
   bool stopped = false;
   std::set<const Topic*> prepared;
   std::map<std::pair<const Topic*, std::string>, std::shared_ptr<Feed>> feeds;
+  std::vector<natsSubscription*> retired;  // the feeds' subscriptions after stop()
   // By id. One id may be pending twice: a delivery redelivered while its
   // first run's outputs are still unanswered publishes the same values with
   // the same ids (the stream keeps one); each entry holds the program once,
@@ -429,6 +430,12 @@ void JetStreamTopics::State::give_up_unanswered(std::unique_lock<std::mutex>& lo
 
 // ------------------------------------------------------------------ fetching
 
+natsStatus fetch_some(natsMsgList* list, natsSubscription* sub, int want, int64_t timeout_ms) {
+  int waiting = 0;
+  if (natsSubscription_GetPending(sub, &waiting, nullptr) != NATS_OK || waiting > 0) want = 1;
+  return natsSubscription_Fetch(list, sub, std::max(want, 1), timeout_ms, nullptr);
+}
+
 void JetStreamTopics::State::feed_main(const std::shared_ptr<Feed>& feed) {
   uint64_t errors = 0;
   for (;;) {
@@ -442,7 +449,7 @@ void JetStreamTopics::State::feed_main(const std::shared_ptr<Feed>& feed) {
       want = int(std::min<size_t>(64, kWindowPerMember * feed->members.size() - feed->in_flight));
     }
     natsMsgList list{};
-    natsStatus s = natsSubscription_Fetch(&list, feed->sub, want, 1000, nullptr);
+    natsStatus s = fetch_some(&list, feed->sub, want, 1000);
     if (s == NATS_TIMEOUT) continue;
     if (s != NATS_OK) {
       if (errors++ % 100 == 0)
@@ -552,6 +559,7 @@ JetStreamTopics::JetStreamTopics(Runtime& rt, Counters& counters, const ClusterO
 
 JetStreamTopics::~JetStreamTopics() {
   stop();
+  for (natsSubscription* sub : state_->retired) natsSubscription_Destroy(sub);
   if (state_->js) jsCtx_Destroy(state_->js);
 }
 
@@ -717,7 +725,14 @@ void JetStreamTopics::stop() {
   }
   for (auto& [key, f] : feeds) {
     if (f->thread.joinable()) f->thread.join();
-    natsSubscription_Destroy(f->sub);
+    // Unsubscribed, not freed: an event still running may settle a delivery
+    // of it, and acknowledging reads the subscription (freed with the store,
+    // after the runtime's workers have stopped).
+    natsSubscription_Unsubscribe(f->sub);
+    {
+      std::lock_guard lock(st.mutex);
+      st.retired.push_back(f->sub);
+    }
     f->sub = nullptr;
     std::lock_guard lock(f->mutex);
     f->members.clear();

@@ -53,4 +53,16 @@ class JetStreamTopics final : public TopicStore {
   std::shared_ptr<State> state_;
 };
 
+// natsSubscription_Fetch for at most `want` messages, guarding against a
+// bug of libnats 3.4.1 (Debian's; nats.c fixed it in 3.8.3, "Fix heap buffer
+// overflow in _fetch"): when c messages already wait in the subscription as
+// a fetch for B starts, 0 < c < B, it then asks for B - c and waits until
+// it has exactly that many in all; past it, any further message (a stale
+// pull request's: answered after a reconnection, or late on a loaded
+// machine) is written past the end of its B-entry array. So while anything
+// waits, this takes one message (then c = B = 1). With nothing waiting
+// (c = 0) a batch is safe, unless more than half of it arrives in the
+// microseconds between the look and the fetch's own.
+natsStatus fetch_some(natsMsgList* list, natsSubscription* sub, int want, int64_t timeout_ms);
+
 }  // namespace humus::rt::cluster
