@@ -59,6 +59,8 @@ void Dispatcher::start() {
     Worker* wp = w.get();
     threads_.emplace_back([this, wp] { worker_main(*wp); }, stack);
   }
+  // Only now: a guest turn counts itself in running_threads_, set above.
+  guests_open_.store(true, std::memory_order_release);
 }
 
 void Dispatcher::stop() {
@@ -115,7 +117,7 @@ void Dispatcher::enqueue_chain(Actor* target, Message* first, Message* last, uin
 }
 
 bool Dispatcher::deliver_chain(Actor* target, Message* first, Message* last, uint64_t count) {
-  if (!guest_ || !started_ || current_worker()) {
+  if (!guest_ || !guests_open_.load(std::memory_order_acquire) || current_worker()) {
     enqueue_chain(target, first, last, count);
     return false;
   }

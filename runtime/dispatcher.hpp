@@ -189,6 +189,7 @@ class Dispatcher {
   std::vector<std::unique_ptr<Worker>> workers_;
   std::unique_ptr<Worker> guest_;  // guest turns; none without threads
   std::atomic<bool> guest_busy_{false};
+  std::atomic<bool> guests_open_{false};  // start() has run: the program is loaded, the workers counted
   std::vector<BigStackThread> threads_;
   bool started_ = false;
 
