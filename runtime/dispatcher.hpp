@@ -165,8 +165,10 @@ class Dispatcher {
   };
 
   void worker_main(Worker& w);
-  void work(Worker& w);             // worker_main's loop
-  bool run_as_guest(Actor* actor);  // deliver_chain: true if it took the actor
+  void work(Worker& w);  // worker_main's loop
+  // enqueue_chain and deliver_chain (which may run the turn as a guest).
+  bool queue_chain(Actor* target, Message* first, Message* last, uint64_t count, bool guest_may_run);
+  bool run_as_guest(Actor* actor);  // true if it took the actor (the turn ran)
   Actor* find_work(Worker& w);
   Actor* steal(Worker& w);
   void run_turn(Worker& w, Actor* actor);
