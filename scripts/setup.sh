@@ -8,6 +8,7 @@ cd "$(dirname "$0")/.."
 packages=(g++ cmake ninja-build pkg-config tao-pegtl-dev doctest-dev libspdlog-dev libfmt-dev libgmp-dev libcli11-dev libedit-dev libmimalloc-dev
   libnats-dev libmsgpack-cxx-dev nats-server nlohmann-json3-dev openssl
   curl jq    # the three-server NATS fixture asks the servers' monitoring endpoints
+  gdb        # a cluster test that hangs prints its nodes' stacks (tests/cluster/lib.sh)
   chromium)  # the diagram's rendering test (tests/web/diagram_render_test.mjs)
 missing=()
 for p in "${packages[@]}"; do

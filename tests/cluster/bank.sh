@@ -16,7 +16,6 @@
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/lib3.sh"
 LIMIT=90
-fixture="$here/nats_cluster_fixture.sh"
 killed=""
 trap 'cleanup; [ -z "$killed" ] || bash "$fixture" restart "$NATS_DIR" "$killed"' EXIT
 

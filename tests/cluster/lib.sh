@@ -12,15 +12,47 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 programs="$here/programs"
 URL="$(cat "$NATS_DIR/url")"
 rm -rf "$WORK" && mkdir -p "$WORK"
-CLUSTER="t$(basename "$WORK")_$$"
+CLUSTER="${HUMUS_TEST_CLUSTER:-t$(basename "$WORK")_$$}"
 LIMIT="${HUMUS_TEST_WAIT:-180}"  # seconds any one wait may take
 declare -A node_pid=()
 
 # Whatever a failing test leaves running goes with it.
 cleanup() {
   for n in "${!node_pid[@]}"; do kill -9 "${node_pid[$n]}" 2>/dev/null || true; done
+  if [ -n "${watchdog_pid:-}" ]; then
+    pkill -P "$watchdog_pid" 2>/dev/null || true
+    kill "$watchdog_pid" 2>/dev/null || true
+  fi
 }
 trap cleanup EXIT
+
+# stacks NAME: a running node's threads' stacks into WORK/NAME_stacks.err
+# (fail prints them), if gdb is here; never for long.
+stacks() {
+  command -v gdb >/dev/null || return 0
+  kill -0 "${node_pid[$1]}" 2>/dev/null || return 0
+  timeout 15 gdb -nx -batch -iex 'set debuginfod enabled off' -p "${node_pid[$1]}" \
+    -ex "thread apply all bt 25" >"$WORK/$1_stacks.err" 2>&1 || true
+}
+
+# HUMUS_TEST_DEADLINE (seconds, tests/CMakeLists.txt: below ctest's
+# timeout): past it the test fails with its nodes' output and stacks. A
+# test ctest kills says nothing, and runs no EXIT trap (a server it killed
+# would stay down).
+if [ -n "${HUMUS_TEST_DEADLINE:-}" ]; then
+  overdue() {
+    trap - USR1
+    for n in "${!node_pid[@]}"; do stacks "$n"; done
+    fail "the test did not finish within ${HUMUS_TEST_DEADLINE}s"
+  }
+  trap overdue USR1
+  (
+    exec >/dev/null 2>&1 </dev/null
+    sleep "$HUMUS_TEST_DEADLINE"
+    kill -USR1 $$
+  ) &
+  watchdog_pid=$!
+fi
 
 fail() {
   echo "FAIL: $*"
@@ -31,7 +63,7 @@ fail() {
     # happened), output from the end.
     # A hung node's stacks: every thread, our frames and the client library's.
     case "$f" in
-    *_stacks.err) grep -E '^Thread |humus::|/runtime/|/interpreter/|libnats' "$f" | head -n 300 ;;
+    *_stacks.err) grep -E '^Thread |humus::|/runtime/|/interpreter/|libnats' "$f" | head -n 150 ;;
     *.err) head -n 80 "$f" ;;
     *) tail -n 40 "$f" ;;
     esac
@@ -61,6 +93,13 @@ wait_lines() {  # NAME out|err PATTERN COUNT
     waited=$((waited + 1))
     [ $waited -lt $((LIMIT * 20)) ] || fail "$name's std$2 did not have $count x '$pattern' in ${LIMIT}s"
   done
+  slow "$waited" "$name's std$2 to have $count x '$pattern'"
+}
+
+# slow TICKS WHAT: a wait of over 5 s (TICKS of 50 ms) is noted with the
+# test's clock: ctest shows a failing test's output, and where its time went.
+slow() {
+  [ "$1" -le 100 ] || echo "[${SECONDS}s] waited $(($1 / 20))s for $2"
 }
 
 # wait_end NAME [STATUS]: until NAME's process ends; it must end with STATUS (default 0;
@@ -72,6 +111,7 @@ wait_end() {
     waited=$((waited + 1))
     [ $waited -lt $((LIMIT * 20)) ] || fail "$name did not end in ${LIMIT}s"
   done
+  slow "$waited" "$name to end"
   wait "${node_pid[$name]}" || status=$?
   unset "node_pid[$name]"
   [[ "$status" =~ ^($want)$ ]] || fail "$name ended with status $status, not $want"

@@ -1,5 +1,7 @@
 # Helpers for the tests on the three-server fixture (nats_cluster_fixture.sh),
 # sourced after lib.sh: stream names and the servers' monitoring reports.
+fixture="$here/nats_cluster_fixture.sh"
+bash "$fixture" heal "$NATS_DIR" || fail "the three-server fixture could not be made whole"
 
 # Stream names as jetstream_topics.cpp makes them: CLUSTER_TOPIC, with any
 # character but [A-Za-z0-9-] as _XX (hex).

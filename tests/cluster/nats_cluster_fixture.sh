@@ -5,7 +5,10 @@
 # JetStream has a meta leader (a stream can be made) and writes the client
 # URLs, comma-separated, to DIR/urls (and DIR/url, for lib.sh). Per
 # server: DIR/nK/{pid,client,cluster,monitor,cmd,server.log}, so a test
-# can find, kill and restart one (`restart DIR K`). `stop DIR` ends them.
+# can find, kill and restart one (`restart DIR K`). `heal DIR` starts any
+# server that is not running and waits for the meta leader again: each test
+# begins with it, so one that died before its clean-up (a ctest timeout
+# kills without traps) leaves no server down for the next. `stop DIR` ends them.
 set -euo pipefail
 cmd="$1" dir="$2"
 n=3
@@ -108,6 +111,14 @@ start)
   ;;
 restart)  # K: server nK again, same ports and store (after a test killed it)
   launch "$3"
+  ;;
+heal)
+  for k in $(seq 1 $n); do
+    kill -0 "$(cat "$dir/n$k/pid")" 2>/dev/null && continue
+    echo "server n$k was not running: started again" >&2
+    launch "$k"
+  done
+  wait_ready || { echo "the cluster did not form again"; exit 1; }
   ;;
 stop)
   [ -d "$dir" ] || exit 0

@@ -12,6 +12,7 @@
 # SIGTERM (w ends with status 0; s ticks for ever, so a second signal ends
 # it, with 128 + 15).
 source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/lib3.sh"
 LIMIT=60
 stopped=""
 trap 'cleanup; [ -z "$stopped" ] || kill -CONT "$stopped" 2>/dev/null || true' EXIT

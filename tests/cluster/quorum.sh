@@ -8,8 +8,8 @@
 # and its log says once that JetStream did not answer and that it tries
 # again.
 source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/lib3.sh"
 LIMIT=60
-fixture="$here/nats_cluster_fixture.sh"
 killed=""
 trap 'cleanup; for k in $killed; do bash "$fixture" restart "$NATS_DIR" "$k"; done' EXIT
 

@@ -18,7 +18,6 @@
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/lib3.sh"
 LIMIT=60
-fixture="$here/nats_cluster_fixture.sh"
 killed=""
 # The killed server comes back (same ports and store) whatever happens, for
 # whatever runs on the fixture next.
@@ -65,8 +64,8 @@ all_ms=$((($(date +%s%N) - t0) / 1000000))
 kill -TERM "${node_pid[consumer]}"
 # A node that does not end: its threads' stacks go with the failure.
 for _ in $(seq 1 400); do kill -0 "${node_pid[consumer]}" 2>/dev/null || break; sleep 0.05; done
-if kill -0 "${node_pid[consumer]}" 2>/dev/null && command -v gdb >/dev/null; then
-  gdb -p "${node_pid[consumer]}" -batch -ex "thread apply all bt 25" >"$WORK/consumer_stacks.err" 2>&1 || true
+if kill -0 "${node_pid[consumer]}" 2>/dev/null; then
+  stacks consumer
   fail "the consumer did not end within 20 s of SIGTERM"
 fi
 wait_end consumer 0

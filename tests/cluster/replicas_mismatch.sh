@@ -3,6 +3,7 @@
 # is, and the node warns (programs/topic_replicas.hum, on the three-server
 # fixture: made with 1 replica, then asked for with 3).
 source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/lib3.sh"
 start_node one "$programs/topic_replicas.hum" --topic-replicas 1
 wait_end one 0
 ! grep -q "warning" "$WORK/one.err" || fail "a warning for a topic made as asked"
