@@ -174,6 +174,8 @@ void Compiler::call(Fn& fn, const ast::Expr& e, CallAs how, uint32_t dst, uint8_
     }
     fn.top = t;
   }
+  Labels inlined;  // the inlined body's jump past the call (compile_inline.cpp)
+  if (how == CallAs::Value) inline_call(fn, e, dst, inlined);
   const bool ends = how == CallAs::Tail || how == CallAs::StmtTail;
   const bool direct = how == CallAs::Value || how == CallAs::Tail;
   uint32_t global = 0;
@@ -184,6 +186,7 @@ void Compiler::call(Fn& fn, const ast::Expr& e, CallAs how, uint32_t dst, uint8_
     case CallAs::Value:
       emit(fn, Op::CALL, e.loc, a, n, global);
       if (a != dst) emit(fn, Op::MOVE, e.loc, dst, a, 1);
+      patch(fn, inlined, here(fn));
       return;
     case CallAs::Tail:
       emit(fn, Op::TAILCALL, e.loc, a, n, global, same);

@@ -104,6 +104,7 @@ std::unique_ptr<TopStmt> Compiler::top(const ast::Stmt& s) {
         // needs no code of its own.
         LambdaCode* code = named(lambda(fn, *eq.param, *eq.body, eq.loc, {}), eq.name, *eq.body);
         assert(captures_.at(code)->names.empty());
+        note_inlinable(eq, code);
         global_defs.push_back(eq.name);
         t->kind = TopStmt::Kind::Define;
         t->function = code;
@@ -115,7 +116,10 @@ std::unique_ptr<TopStmt> Compiler::top(const ast::Stmt& s) {
       Binders b;
       equation(fn, eq, fails, b);
       let_fail(fn, fails, s.loc);
-      for (const auto& [name, reg] : b.bound) emit(fn, Op::SETGLOBAL, s.loc, reg, global_def(fn, name));
+      for (const auto& [name, reg] : b.bound) {
+        emit(fn, Op::SETGLOBAL, s.loc, reg, global_def(fn, name));
+        inlinable_.erase(name);
+      }
       emit(fn, Op::END, s.loc);
       break;
     }
@@ -132,6 +136,7 @@ std::unique_ptr<TopStmt> Compiler::top(const ast::Stmt& s) {
         emit(fn, Op::SETBEH, s.loc, r, beh.reg);
       }
       emit(fn, Op::SETGLOBAL, s.loc, r, global_def(fn, s.name));
+      inlinable_.erase(s.name);
       emit(fn, Op::END, s.loc);
       break;
     }

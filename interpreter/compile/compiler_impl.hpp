@@ -365,6 +365,25 @@ class Compiler {
                        uint8_t* in_place = nullptr);
   bool builtin_call(Fn& fn, const ast::Expr& e, uint32_t dst);
 
+  // ---- small functions inlined (compile_inline.cpp)
+ public:
+  // A top-level `DEF f(params) AS body` just compiled to `code`: noted when
+  // its body is a few built-in operations on its parameters, forgotten
+  // otherwise (a later DEF of the same name).
+  void note_inlinable(const ast::Equation& eq, const LambdaCode* code);
+
+ private:
+  struct Inlinable {
+    std::vector<std::string> params;
+    ast::ExprPtr body;  // a copy: the DEF's syntax is freed after its statement
+    const LambdaCode* code;
+  };
+  std::unordered_map<std::string, Inlinable> inlinable_;
+  // f(args), a value, of such a function: its body in place into R(dst),
+  // behind a JNCODE whose failure goes on to the call as usual (what
+  // follows this); `done` gets the jump past that call. False: not inlined.
+  bool inline_call(Fn& fn, const ast::Expr& e, uint32_t dst, Labels& done);
+
   // ---- IF, CASE and LET ... IN
   using Arm = std::function<void(const ast::Expr&)>;
   void let_in(Fn& fn, const ast::Expr& e, Dest d);

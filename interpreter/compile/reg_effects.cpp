@@ -130,6 +130,9 @@ void reg_effects(const Proto& p, uint32_t i, RegEffects& e) {
       e.reads = {a, b};
       e.jumps = {jump_target(p, i)};
       break;
+    case Op::JNCODE:  // reads a global, no register
+      e.jumps = {jump_target(p, i)};
+      break;
     case Op::JNLESS:
     case Op::JNLESSEQ:
     case Op::JNGREATER:

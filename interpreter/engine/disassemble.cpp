@@ -56,6 +56,7 @@ std::string disassemble(const Proto& p) {
       case Op::JNPAIR:
       case Op::JNTAG:
       case Op::JNSELF:
+      case Op::JNCODE:
       case Op::UNPAIRJ:
       case Op::TAGSWITCH:
         out += fmt::format("  -> {}", int64_t(i) + 1 + int16_t(in.c));

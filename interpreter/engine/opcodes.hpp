@@ -67,6 +67,7 @@ OP(JNGREATEREQ)  // unless greater_equal(R(a), R(b)) = TRUE
 OP(JNPAIR)       // unless R(a) is a pair
 OP(JNTAG)        // unless R(a) is a pair whose head is the one-word literal K(b)
 OP(JNSELF)       // unless R(a) is the actor whose behavior runs
+OP(JNCODE)       // unless global G(a) holds a function of code inlined[b] (its body follows, inlined)
 OP(TAGSWITCH)    // go to where switch b sends R(a)'s head word, or jump by c when R(a) is not a pair
 OP(UNPAIR)       // R(b) = head of R(a), R(b+1) = its tail (R(a) is a pair; b may be a)
                  //   x: 1 = R(a) is not read again: it is emptied, its pair taken apart;

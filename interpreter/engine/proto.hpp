@@ -149,6 +149,8 @@ struct Proto {
   std::vector<std::pair<uint32_t, uint32_t>> pos;  // (line, column) of each instruction
   std::vector<Value> consts;                       // immediates, or pinned objects
   std::vector<GlobalRef> globals;
+  // JNCODE's: the code of each function whose body is inlined here.
+  std::vector<const rt::FunctionCode*> inlined;
   std::vector<TagSwitch> switches;
   // What CLOSURE, BLOCK, GROUP and SIBLING refer to: tables most small
   // functions do without, kept apart so that their Proto stays small (a

@@ -454,6 +454,16 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
     if (!(cx.self && v.is_actor() && v.object() == cx.self)) JUMP(INS.c);
     NEXT();
   }
+  CASE(JNCODE) {
+    // An inlined call's guard: the global still holds that function (a
+    // later DEF may have bound it to another). Top-level functions capture
+    // nothing, so the code alone says which function it is.
+    const uint64_t w = P->globals[INS.a].cell->load(std::memory_order_acquire);
+    if (!w || (w & 3) || reinterpret_cast<const rt::Object*>(w)->kind != rt::ObjKind::Closure ||
+        reinterpret_cast<const rt::Closure*>(w)->code != P->inlined[INS.b])
+      JUMP(INS.c);
+    NEXT();
+  }
   CASE(TAGSWITCH) {
     const Value& v = R[INS.a];
     if (v.is_pair() || expand_packed(R[INS.a]))

@@ -1,0 +1,73 @@
+// Small functions compiled in place (compile/compile_inline.cpp): which
+// calls are inlined, read off the disassembly. What they compute, also
+// after the function is defined again, is tests/scripts/inline_calls.hum.
+#include <doctest/doctest.h>
+
+#include <memory>
+#include <string>
+
+#include "grammar/ast.hpp"
+#include "interpreter/engine/disassemble.hpp"
+#include "interpreter/interpreter.hpp"
+
+namespace {
+
+std::string code_of(const std::string& source) {
+  humus::rt::RuntimeOptions o;
+  o.threads = 1;
+  humus::interp::Interpreter interp(o);
+  auto* unit = interp.load(std::make_shared<humus::ast::Source>(humus::ast::Source{"test.hum", source}));
+  REQUIRE(unit != nullptr);
+  return humus::engine::disassemble(*unit);
+}
+
+bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+// The code of function `name` (up to the next function or statement).
+std::string function(const std::string& code, const std::string& at) {
+  const size_t from = code.find("== function \\test.hum:" + at + "\n");
+  REQUIRE(from != std::string::npos);
+  const size_t to = code.find("== ", from + 3);
+  return code.substr(from, to == std::string::npos ? std::string::npos : to - from);
+}
+
+}  // namespace
+
+TEST_CASE("a call of a function of a few built-in operations is its body, behind a guard") {
+  const std::string code = code_of(
+      "DEF next(x) AS mod(add(mul(x, 1309), 13849), 65536)\n"
+      "DEF use(y) AS add(next(y), 1)\n");
+  const std::string use = function(code, "2:5");
+  // The guard jumps to the call when the global holds another function.
+  CHECK(has(use, "JNCODE      a=0 b=0 c=4  -> 5\n"));
+  CHECK(has(use, "MUL         a=4 b=0 c=0 x=1\n"));  // reads y (R0) where it is: no copy
+  CHECK(has(use, "MODP"));
+  CHECK(has(use, "CALL        a=2 b=1 c=1\n"));  // the call, for the guard's failure
+}
+
+TEST_CASE("calls that stay calls") {
+  SUBCASE("a body that calls a function of its own") {
+    const std::string code = code_of("DEF f(x) AS g(x)\nDEF g(x) AS x\nDEF use(y) AS add(f(y), 1)\n");
+    CHECK_FALSE(has(function(code, "3:5"), "JNCODE"));
+  }
+  SUBCASE("a built-in the body names is a local variable at the call") {
+    const std::string code = code_of("DEF f(x) AS add(x, 1)\nDEF use(add) AS mul(f(add), 2)\n");
+    CHECK_FALSE(has(function(code, "2:5"), "JNCODE"));
+  }
+  SUBCASE("the function's name is a local variable at the call") {
+    const std::string code = code_of("DEF f(x) AS add(x, 1)\nDEF use(f, y) AS mul(f(y), 2)\n");
+    CHECK_FALSE(has(function(code, "2:5"), "JNCODE"));
+  }
+  SUBCASE("one tuple for two parameters") {
+    const std::string code = code_of("DEF d(x, y) AS sub(x, y)\nDEF use(p) AS mul(d(p), 2)\n");
+    CHECK_FALSE(has(function(code, "2:5"), "JNCODE"));
+  }
+  SUBCASE("an argument that is more than a few operations (it would be compiled twice)") {
+    const std::string code = code_of("DEF f(x) AS add(x, 1)\nDEF use(y) AS mul(f(CASE y OF 1 : 2 END), 2)\n");
+    CHECK_FALSE(has(function(code, "2:5"), "JNCODE"));
+  }
+  SUBCASE("a name bound again by LET at top level") {
+    const std::string code = code_of("DEF f(x) AS add(x, 1)\nLET f = \\x.x\nDEF use(y) AS mul(f(y), 2)\n");
+    CHECK_FALSE(has(function(code, "3:5"), "JNCODE"));
+  }
+}
