@@ -3,25 +3,14 @@
 // after the function is defined again, is tests/scripts/inline_calls.hum.
 #include <doctest/doctest.h>
 
-#include <memory>
 #include <string>
 
-#include "grammar/ast.hpp"
-#include "interpreter/engine/disassemble.hpp"
-#include "interpreter/interpreter.hpp"
+#include "tests/unit/interpreter/disassembly.hpp"
 
 namespace {
 
-std::string code_of(const std::string& source) {
-  humus::rt::RuntimeOptions o;
-  o.threads = 1;
-  humus::interp::Interpreter interp(o);
-  auto* unit = interp.load(std::make_shared<humus::ast::Source>(humus::ast::Source{"test.hum", source}));
-  REQUIRE(unit != nullptr);
-  return humus::engine::disassemble(*unit);
-}
-
-bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+using test_code::code_of;
+using test_code::has;
 
 // The code of function `name` (up to the next function or statement).
 std::string function(const std::string& code, const std::string& at) {

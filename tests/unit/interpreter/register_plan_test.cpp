@@ -3,26 +3,15 @@
 // Read off the disassembly, the way a reader of `humus --dump-code` sees it.
 #include <doctest/doctest.h>
 
-#include <memory>
 #include <string>
 
-#include "grammar/ast.hpp"
 #include "interpreter/compile/superinstructions.hpp"
-#include "interpreter/engine/disassemble.hpp"
-#include "interpreter/interpreter.hpp"
+#include "tests/unit/interpreter/disassembly.hpp"
 
 namespace {
 
-std::string code_of(const std::string& source) {
-  humus::rt::RuntimeOptions o;
-  o.threads = 1;
-  humus::interp::Interpreter interp(o);
-  auto* unit = interp.load(std::make_shared<humus::ast::Source>(humus::ast::Source{"test.hum", source}));
-  REQUIRE(unit != nullptr);
-  return humus::engine::disassemble(*unit);
-}
-
-bool has(const std::string& text, const std::string& line) { return text.find(line) != std::string::npos; }
+using test_code::code_of;
+using test_code::has;
 
 size_t occurrences(const std::string& text, const std::string& part) {
   size_t n = 0;

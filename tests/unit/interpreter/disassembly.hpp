@@ -1,0 +1,27 @@
+// The unit tests that read compiled code off its disassembly, the way a
+// reader of `humus --dump-code` sees it: a program's code, and a search in it.
+#pragma once
+
+#include <doctest/doctest.h>
+
+#include <memory>
+#include <string>
+
+#include "grammar/ast.hpp"
+#include "interpreter/engine/disassemble.hpp"
+#include "interpreter/interpreter.hpp"
+
+namespace test_code {
+
+inline std::string code_of(const std::string& source) {
+  humus::rt::RuntimeOptions o;
+  o.threads = 1;
+  humus::interp::Interpreter interp(o);
+  auto* unit = interp.load(std::make_shared<humus::ast::Source>(humus::ast::Source{"test.hum", source}));
+  REQUIRE(unit != nullptr);
+  return humus::engine::disassemble(*unit);
+}
+
+inline bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+}  // namespace test_code
