@@ -1,5 +1,6 @@
 #include "runtime/dispatcher.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 
@@ -11,8 +12,9 @@ namespace {
 thread_local void* tl_worker = nullptr;
 }  // namespace
 
-Dispatcher::Dispatcher(EventRunner& runner, unsigned threads, unsigned budget, uint64_t seed)
-    : runner_(runner), budget_(budget ? budget : 1) {
+Dispatcher::Dispatcher(EventRunner& runner, unsigned threads, unsigned budget, uint64_t seed,
+                       const GovernorSettings& governor)
+    : runner_(runner), budget_(budget ? budget : 1), governor_settings_(governor) {
   if (threads == 0) {
     inline_ = true;
     threads = 1;  // one worker, for its queue and context, run by the host
@@ -55,6 +57,11 @@ void Dispatcher::start() {
     std::lock_guard lock(park_mutex_);
     running_threads_ = int(workers_.size());
   }
+  if (workers_.size() > 1 && governor_settings_.adaptive) {
+    const auto now = WorkerGovernor::Clock::now();
+    governor_ = std::make_unique<WorkerGovernor>(unsigned(workers_.size()), governor_settings_, now);
+    governor_due_.store(governor_->next_step().time_since_epoch().count(), std::memory_order_relaxed);
+  }
   for (auto& w : workers_) {
     Worker* wp = w.get();
     threads_.emplace_back([this, wp] { worker_main(*wp); }, stack);
@@ -71,6 +78,7 @@ void Dispatcher::stop() {
   }
   park_cv_.notify_all();
   pause_cv_.notify_all();
+  bench_cv_.notify_all();
   for (auto& t : threads_) t.join();
   threads_.clear();
   // Whatever is still queued is dropped with the queues' references.
@@ -233,12 +241,20 @@ void Dispatcher::work(Worker& w) {
   while (!halt_.load(std::memory_order_relaxed)) {
     if (pause_flag_.load(std::memory_order_relaxed)) [[unlikely]]
       rest();
+    if (benched(w)) [[unlikely]] {
+      bench(w);
+      continue;
+    }
     if (Actor* a = find_work(w)) {
       run_turn(w, a);
-      if (++w.turns_since_send == kTurnsPerSend) send_queued(w);
+      if (++w.turns_since_send == kTurnsPerSend) {
+        send_queued(w);
+        govern();
+      }
       continue;
     }
     send_queued(w);  // before sleeping: nobody else may be awake to send it
+    govern();
     park(w);
     std::lock_guard lock(park_mutex_);
     if (stopping_) break;
@@ -360,12 +376,74 @@ void Dispatcher::park(Worker& w) {
     if (++resting_ == running_threads_ && pausing_) pause_cv_.notify_all();
     park_cv_.wait(lock, [this] { return (tokens_ > 0 && !pausing_) || stopping_; });
     --resting_;
-    if (tokens_ > 0) --tokens_;
+    if (benched(w)) {
+      // Benched while parked: the token is for a worker that may run (the
+      // work loop then benches this one).
+      if (tokens_ > 0) park_cv_.notify_all();
+    } else if (tokens_ > 0) {
+      --tokens_;
+    }
     // Active again before anyone can see the token gone: the actor that
     // woke us is still in a queue, so the system is not idle meanwhile.
     active_.fetch_add(1, std::memory_order_seq_cst);
   }
   sleepers_.fetch_sub(1, std::memory_order_seq_cst);
+}
+
+// ---------------------------------------------------------------- the bench
+
+uint64_t Dispatcher::events_run() const {
+  uint64_t n = 0;
+  for (const auto& w : workers_) n += w->cx->events.load(std::memory_order_relaxed);
+  if (guest_) n += guest_->cx->events.load(std::memory_order_relaxed);
+  return n;
+}
+
+void Dispatcher::govern() {
+  if (!governor_) return;
+  const auto now = WorkerGovernor::Clock::now();
+  if (now.time_since_epoch().count() < governor_due_.load(std::memory_order_relaxed)) return;
+  std::unique_lock lock(governor_mutex_, std::try_to_lock);
+  if (!lock) return;
+  const unsigned before = governor_->allowed();
+  const unsigned now_allowed = governor_->step(now, events_run());
+  governor_due_.store(governor_->next_step().time_since_epoch().count(), std::memory_order_relaxed);
+  if (now_allowed == before) return;
+  worker_changes_.store(governor_->changes(), std::memory_order_relaxed);
+  allowed_.store(now_allowed, std::memory_order_relaxed);
+  if (now_allowed > before) {
+    // Benched workers wait on bench_cv_ under park_mutex_: taking it orders
+    // the store before their re-check.
+    { std::lock_guard park_lock(park_mutex_); }
+    bench_cv_.notify_all();
+  }
+}
+
+void Dispatcher::bench(Worker& w) {
+  // Its ring goes where the running workers look.
+  bool gave = false;
+  while (Actor* a = w.local.pop()) {
+    push_global(a);
+    gave = true;
+  }
+  if (gave) wake_one();
+  send_queued(w);
+  if (active_.fetch_sub(1, std::memory_order_seq_cst) == 1) notify_if_idle();
+  std::unique_lock lock(park_mutex_);
+  if (++resting_ == running_threads_ && pausing_) pause_cv_.notify_all();
+  while (!stopping_ && (benched(w) || pausing_)) {
+    // Timed: when the governor's step is due, this worker takes it, since
+    // the running ones may all be inside long events.
+    const WorkerGovernor::Clock::time_point due{
+        WorkerGovernor::Clock::duration(governor_due_.load(std::memory_order_relaxed))};
+    if (bench_cv_.wait_until(lock, due) == std::cv_status::timeout && !pausing_ && !stopping_) {
+      lock.unlock();
+      govern();
+      lock.lock();
+    }
+  }
+  --resting_;
+  active_.fetch_add(1, std::memory_order_seq_cst);
 }
 
 // ---------------------------------------------------------------- pausing
@@ -393,6 +471,7 @@ bool Dispatcher::run_paused(const std::function<void()>& job, std::chrono::nanos
       d.pause_flag_.store(false, std::memory_order_relaxed);
       lock.unlock();
       d.park_cv_.notify_all();
+      d.bench_cv_.notify_all();
     }
   } resume{*this, lock};
   if (ran) {
@@ -455,6 +534,8 @@ DispatchStats Dispatcher::stats() const {
     s.handed_back = guest_->cx->handed_back.load(std::memory_order_relaxed);
   }
   s.queued = sent > consumed ? sent - consumed : 0;
+  s.workers_allowed = std::min(allowed_.load(std::memory_order_relaxed), unsigned(workers_.size()));
+  s.worker_changes = worker_changes_.load(std::memory_order_relaxed);
   const int64_t held = external_.load(std::memory_order_relaxed);
   s.holds = held > 0 ? uint64_t(held) : 0;
   return s;

@@ -36,6 +36,13 @@
 // worker's ring is empty, and a queued message always has its actor in some
 // queue or running. The last worker to park, and the last outside job to
 // finish, check that and wake wait_idle(); nobody polls.
+//
+// Benched workers. A second worker can make a program slower (see
+// worker_governor.hpp), so only the first `allowed_` workers run; the rest
+// wait on the bench, their rings handed to the global queue. A worker steps
+// the governor every kTurnsPerSend turns and before it parks; a benched one
+// wakes to step it itself when it is due, so a program whose running workers
+// are all in long events gets the bench back within a window or two.
 #pragma once
 
 #include <atomic>
@@ -52,6 +59,7 @@
 #include "runtime/context.hpp"
 #include "runtime/local_queue.hpp"
 #include "runtime/stack_guard.hpp"
+#include "runtime/worker_governor.hpp"
 
 namespace humus::rt {
 
@@ -79,19 +87,22 @@ class EventRunner {
 };
 
 struct DispatchStats {
-  uint64_t events = 0;        // message-events run
-  uint64_t unhandled = 0;     // messages no behavior took
-  uint64_t queued = 0;        // messages sent and not yet consumed
-  uint64_t holds = 0;         // outside work the runtime waits for (hold(): timers, input, other processes)
-  uint64_t guest_events = 0;  // of `events`, those run by guest turns (deliver_chain)
-  uint64_t handed_back = 0;   // events a guest turn gave back to the workers, undone
+  uint64_t events = 0;           // message-events run
+  uint64_t unhandled = 0;        // messages no behavior took
+  uint64_t queued = 0;           // messages sent and not yet consumed
+  uint64_t holds = 0;            // outside work the runtime waits for (hold(): timers, input, other processes)
+  uint64_t guest_events = 0;     // of `events`, those run by guest turns (deliver_chain)
+  uint64_t handed_back = 0;      // events a guest turn gave back to the workers, undone
+  unsigned workers_allowed = 0;  // workers the governor lets run now (worker_governor.hpp)
+  uint64_t worker_changes = 0;   // how many times the governor changed that count
 };
 
 class Dispatcher {
  public:
   // threads = 0: no threads of its own; the host runs events with run_here()
   // (the playground: WebAssembly in a browser has one thread).
-  Dispatcher(EventRunner& runner, unsigned threads, unsigned budget, uint64_t seed);
+  Dispatcher(EventRunner& runner, unsigned threads, unsigned budget, uint64_t seed,
+             const GovernorSettings& governor = {});
   ~Dispatcher() { stop(); }
   Dispatcher(const Dispatcher&) = delete;
   Dispatcher& operator=(const Dispatcher&) = delete;
@@ -181,7 +192,12 @@ class Dispatcher {
   Actor* pop_global();
   void wake_one();
   void park(Worker& w);
-  void rest();  // waits at a turn boundary while run_paused runs its job
+  // The governor, if its step is due (try-lock: one worker steps it).
+  void govern();
+  uint64_t events_run() const;
+  bool benched(const Worker& w) const { return w.index >= allowed_.load(std::memory_order_relaxed); }
+  void bench(Worker& w);  // waits, its ring given away, until allowed again
+  void rest();            // waits at a turn boundary while run_paused runs its job
   void notify_if_idle();
   Worker* current_worker() const;
 
@@ -216,6 +232,17 @@ class Dispatcher {
   int running_threads_ = 0;
   std::atomic<bool> pause_flag_{false};
   std::condition_variable pause_cv_;
+  std::condition_variable bench_cv_;  // benched workers, under park_mutex_
+
+  // The governor (none with one worker or --fixed-threads), stepped under
+  // governor_mutex_; allowed_ and the time of its next step are read
+  // without the lock.
+  GovernorSettings governor_settings_;
+  std::unique_ptr<WorkerGovernor> governor_;
+  std::mutex governor_mutex_;
+  std::atomic<unsigned> allowed_{~0u};
+  std::atomic<int64_t> governor_due_{0};  // steady_clock nanoseconds
+  std::atomic<uint64_t> worker_changes_{0};
 
   // Quiescence.
   std::atomic<int> active_{0};        // workers not parked

@@ -34,7 +34,7 @@ Runtime::Runtime(RuntimeOptions options)
       collector_(heap_, dispatcher_, options_.cycle_check),
       own_globals_(options_.borrowed_globals ? nullptr : std::make_unique<Globals>()),
       globals_(options_.borrowed_globals ? *options_.borrowed_globals : *own_globals_),
-      dispatcher_(*this, options_.threads, options_.budget, options_.seed ? *options_.seed : 0),
+      dispatcher_(*this, options_.threads, options_.budget, options_.seed ? *options_.seed : 0, options_.workers),
       timers_(dispatcher_, dispatcher_.has_threads()),
       devices_(*this, options_.devices, options_.sandbox, options_.seed ? *options_.seed : std::random_device{}()),
       start_time_(std::chrono::steady_clock::now()) {
@@ -547,6 +547,8 @@ RuntimeStats Runtime::stats() const {
   s.holds = d.holds;
   s.guest_events = d.guest_events;
   s.handed_back = d.handed_back;
+  s.workers_allowed = d.workers_allowed;
+  s.worker_changes = d.worker_changes;
   if (distribution_) s.distribution = distribution_->stats();
   s.cycles = cycle_stats();
   s.live_actors = heap_.live();

@@ -40,8 +40,11 @@
 namespace humus::rt {
 
 struct RuntimeOptions {
-  unsigned threads = 1;          // worker threads; 0: none, the host calls run_for (the playground)
-  unsigned budget = 32;          // messages per actor turn
+  unsigned threads = 1;  // worker threads; 0: none, the host calls run_for (the playground)
+  unsigned budget = 32;  // messages per actor turn
+  // How many of the workers run: by default a governor measures and benches
+  // workers that make the program slower (worker_governor.hpp).
+  GovernorSettings workers;
   std::optional<uint64_t> seed;  // for `random`; none: from the OS
   TextSink out;                  // program output (println, print); default stdout
   TextSink err;                  // diagnostics; default stderr
@@ -99,6 +102,10 @@ struct RuntimeStats {
   // gave back to run again on a worker.
   uint64_t guest_events = 0;
   uint64_t handed_back = 0;
+  // Workers the governor lets run at the time (all of them without one), and
+  // how many times it changed that count (runtime/worker_governor.hpp).
+  unsigned workers_allowed = 0;
+  uint64_t worker_changes = 0;
   DistributionStats distribution;  // messages and topics across processes (when a distribution layer is installed)
   CycleStats cycles;               // the cycle collector's work
   int64_t live_actors = 0;         // actors of this runtime not freed yet, with every built-in one

@@ -68,7 +68,10 @@ enum class LogLevel { Trace, Warning, Error };
 enum class ScriptMode { Statements, OneBlock };
 
 struct Options {
-  unsigned threads = 1;          // worker threads
+  unsigned threads = 1;  // worker threads
+  // true: every worker always runs; false (the default): a governor benches
+  // workers while they make the program slower (docs/performance.md).
+  bool fixed_threads = false;
   unsigned budget = 32;          // messages an actor handles per turn
   std::optional<uint64_t> seed;  // `random` (and the dispatcher's choices); none: from the OS
   // Program output (println, print). Default: stdout. Called from worker

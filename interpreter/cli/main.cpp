@@ -72,6 +72,7 @@ struct Options {
   bool lsp = false;
   std::string log_level = "warn";
   bool stats = false;
+  bool fixed_threads = false;
   uint64_t cycle_check = humus::rt::RuntimeOptions{}.cycle_check;
   humus::rt::Limits limits;
   humus::rt::ClusterOptions cluster;
@@ -123,6 +124,7 @@ humus::rt::RuntimeOptions runtime_options(const Options& o) {
   else
     ro.threads = std::max(1u, std::thread::hardware_concurrency());
   ro.budget = o.budget;
+  ro.workers.adaptive = !o.fixed_threads;
   if (o.has_seed) ro.seed = o.seed;
   ro.trace = o.trace == "text";
   ro.warn_unhandled = o.warn_unhandled;
@@ -151,6 +153,9 @@ void print_stats(const humus::rt::RuntimeStats& s, bool cluster) {
   std::fprintf(stderr, "humus: stats: %llu events, %llu unhandled, %llu errors, %llu actors\n",
                (unsigned long long)s.events, (unsigned long long)s.unhandled, (unsigned long long)s.errors,
                (unsigned long long)s.actors);
+  if (s.worker_changes)
+    std::fprintf(stderr, "humus: stats: workers: %u running at the end; the governor changed the count %llu times\n",
+                 s.workers_allowed, (unsigned long long)s.worker_changes);
   const humus::rt::CycleStats& y = s.cycles;
   if (y.collections || y.gave_up)
     std::fprintf(stderr,
@@ -496,6 +501,8 @@ Documentation: docs/cli.md (this command), docs/language.md (the language).)");
   app.add_flag("--dump-code", o.dump_code, "compile only, and print the VM code of every statement and function");
   app.add_option("--threads", o.threads, "worker threads (default: one per core; 1 with --seed)")
       ->check(CLI::Range(1u, 1024u));
+  app.add_flag("--fixed-threads", o.fixed_threads,
+               "keep every worker thread running (default: workers that make the program slower are benched)");
   app.add_option("--budget", o.budget, "messages an actor may handle per turn (default: 32)")
       ->check(CLI::Range(1u, 1u << 20));
   app.add_option("--seed", o.seed,

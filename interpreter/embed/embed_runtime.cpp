@@ -180,6 +180,7 @@ struct __attribute__((visibility("hidden"))) Runtime::Impl {
     rt::RuntimeOptions ro;
     ro.threads = options.threads ? options.threads : 1;
     ro.budget = options.budget ? options.budget : 32;
+    ro.workers.adaptive = !options.fixed_threads;
     ro.seed = options.seed;
     ro.out = options.out;
     ro.err = options.err;

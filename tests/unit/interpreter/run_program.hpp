@@ -23,14 +23,17 @@ struct Run {
 
 // Runs `code` as the script `name` (default "test.hum") to quiescence, on a
 // deep-stack thread like the humus command does; with the prelude if asked,
-// and a structured trace into `tracer` if given.
+// and a structured trace into `tracer` if given, and the worker governor's
+// settings if given.
 inline Run run_program(const std::string& code, unsigned threads = 1, const std::string& name = "test.hum",
-                       bool prelude = false, rt::TraceSink* tracer = nullptr) {
+                       bool prelude = false, rt::TraceSink* tracer = nullptr,
+                       const rt::GovernorSettings* governor = nullptr) {
   Run r;
   std::mutex m;
   rt::run_on_big_stack([&] {
     rt::RuntimeOptions o = capturing_options(threads, m, r.out, r.err);
     o.tracer = tracer;
+    if (governor) o.workers = *governor;
     interp::Interpreter interp(o);
     if (prelude && interp.load_prelude() != interp::Interpreter::Outcome::Ok) {
       r.outcome = interp::Interpreter::Outcome::RuntimeError;

@@ -1,0 +1,103 @@
+#include "runtime/worker_governor.hpp"
+
+#include <algorithm>
+
+namespace humus::rt {
+
+WorkerGovernor::WorkerGovernor(unsigned workers, const GovernorSettings& settings, Clock::time_point now)
+    : workers_(workers ? workers : 1),
+      s_(settings),
+      allowed_(workers_),
+      settled_(workers_),
+      // The first look at once: a short program has no time to lose.
+      phase_end_(now),
+      interval_(settings.first_interval) {}
+
+unsigned WorkerGovernor::step(Clock::time_point now, uint64_t events) {
+  if (workers_ == 1 || now < phase_end_) return allowed_;
+  bool done = false;
+  switch (phase_) {
+    case Phase::Settled:
+      phase_ = Phase::Baseline;
+      begin_window(now, events);
+      break;
+    case Phase::Baseline: {
+      const double rate = window_rate(now, events, done);
+      if (!done) break;
+      if (rate < 0) {
+        settle(now, workers_, settled_ != workers_);  // nothing to compare: every worker, as without a governor
+        break;
+      }
+      baseline_rate_ = rate;
+      allowed_ = probe_target();
+      phase_ = Phase::Probe;
+      begin_window(now, events);
+      break;
+    }
+    case Phase::Probe: {
+      const double rate = window_rate(now, events, done);
+      if (!done) break;
+      if (rate < 0) {
+        settle(now, workers_, settled_ != workers_);
+        break;
+      }
+      const bool fewer = allowed_ < settled_;
+      const bool wins = fewer ? rate >= baseline_rate_ * s_.fewer_if : rate > baseline_rate_ * s_.more_if;
+      if (wins) {
+        settle(now, allowed_, true);  // and the next probe goes on in the same direction
+      } else {
+        down_next_ = !down_next_;
+        settle(now, settled_, false);
+      }
+      break;
+    }
+  }
+  return allowed_;
+}
+
+void WorkerGovernor::begin_window(Clock::time_point now, uint64_t events) {
+  mark_time_ = now;
+  mark_events_ = events;
+  phase_end_ = now + s_.window;
+}
+
+double WorkerGovernor::window_rate(Clock::time_point now, uint64_t events, bool& done) {
+  const auto elapsed = now - mark_time_;
+  done = false;
+  // Nobody stepped for far longer than asked: the workers were all parked
+  // (an idle program), so the window measured a pause. Measure again.
+  if (elapsed > 4 * s_.max_window) {
+    begin_window(now, events);
+    return 0;
+  }
+  const uint64_t n = events - mark_events_;
+  if (n < s_.min_events && elapsed < s_.max_window) {
+    phase_end_ = now + s_.window;  // stretched: too few events yet
+    return 0;
+  }
+  done = true;
+  if (n < s_.min_events) return -1;
+  return double(n) / std::chrono::duration<double>(elapsed).count();
+}
+
+void WorkerGovernor::settle(Clock::time_point now, unsigned workers, bool changed) {
+  if (changed) {
+    ++changes_;
+    interval_ = s_.first_interval;
+  } else {
+    interval_ = std::min(interval_ * 2, s_.max_interval);
+  }
+  allowed_ = settled_ = workers;
+  phase_ = Phase::Settled;
+  phase_end_ = now + interval_;
+}
+
+unsigned WorkerGovernor::probe_target() const {
+  const unsigned down = std::max(1u, allowed_ / 2);
+  const unsigned up = std::min(workers_, allowed_ * 2);
+  if (allowed_ == 1) return up;
+  if (allowed_ == workers_) return down;
+  return down_next_ ? down : up;
+}
+
+}  // namespace humus::rt

@@ -1,0 +1,138 @@
+// The worker governor's decisions (runtime/worker_governor.hpp), driven by a
+// made-up clock and event counts: a program whose event rate is a function
+// of how many workers run.
+#include <doctest/doctest.h>
+
+#include <functional>
+#include <map>
+
+#include "runtime/worker_governor.hpp"
+
+using humus::rt::GovernorSettings;
+using humus::rt::WorkerGovernor;
+using namespace std::chrono_literals;
+
+namespace {
+
+using Clock = WorkerGovernor::Clock;
+
+// Events per millisecond with `workers` running, `ms` into the run.
+using RateFn = std::function<double(unsigned workers, double ms)>;
+
+struct Simulation {
+  std::map<unsigned, double> ms_at;  // milliseconds spent with each count allowed
+  unsigned last = 0;
+};
+
+// Steps the governor every 100 µs, as busy workers do, for `ms` milliseconds.
+Simulation simulate(WorkerGovernor& g, Clock::time_point start, double ms, const RateFn& rate, double offset_ms = 0,
+                    double* events_io = nullptr) {
+  Simulation sim;
+  double events = events_io ? *events_io : 0;
+  const double dt = 0.1;
+  for (double t = 0; t < ms; t += dt) {
+    const auto now = start + std::chrono::microseconds(int64_t((offset_ms + t) * 1000));
+    const unsigned a = g.step(now, uint64_t(events));
+    sim.ms_at[a] += dt;
+    events += rate(a, offset_ms + t) * dt;
+  }
+  if (events_io) *events_io = events;
+  sim.last = g.allowed();
+  return sim;
+}
+
+}  // namespace
+
+TEST_CASE("two workers slower than one: the governor settles on one, and probes rarely") {
+  const auto t0 = Clock::now();
+  WorkerGovernor g(2, GovernorSettings{}, t0);
+  CHECK(g.allowed() == 2);  // as without a governor, until it has measured
+  auto sim = simulate(g, t0, 2000, [](unsigned w, double) { return w == 1 ? 1000.0 : 400.0; });
+  CHECK(sim.last == 1);
+  CHECK(g.changes() == 1);
+  // Probes of two workers cost little: well under 5% of the run.
+  CHECK(sim.ms_at[2] < 0.02 * 2000);
+}
+
+TEST_CASE("two workers faster: the governor keeps both") {
+  const auto t0 = Clock::now();
+  WorkerGovernor g(2, GovernorSettings{}, t0);
+  auto sim = simulate(g, t0, 2000, [](unsigned w, double) { return w == 1 ? 1000.0 : 1800.0; });
+  CHECK(sim.last == 2);
+  CHECK(g.changes() == 0);
+  CHECK(sim.ms_at[1] < 0.02 * 2000);
+}
+
+TEST_CASE("a near tie goes to fewer workers; more must win clearly") {
+  const auto t0 = Clock::now();
+  WorkerGovernor g(2, GovernorSettings{}, t0);
+  // Two workers 2% faster: within fewer_if (3%), so one is kept.
+  auto sim = simulate(g, t0, 1000, [](unsigned w, double) { return w == 1 ? 1000.0 : 1020.0; });
+  CHECK(sim.last == 1);
+  // Once on one, two 5% faster is not enough to come back (more_if: 10%).
+  WorkerGovernor h(2, GovernorSettings{}, t0);
+  RateFn rate = [](unsigned w, double ms) { return w == 1 ? 1000.0 : ms < 500 ? 800.0 : 1050.0; };
+  double events = 0;
+  sim = simulate(h, t0, 500, rate, 0, &events);
+  CHECK(sim.last == 1);
+  sim = simulate(h, t0, 3000, rate, 500, &events);
+  CHECK(sim.last == 1);
+  CHECK(h.changes() == 1);
+}
+
+TEST_CASE("too few events to measure: every worker stays allowed") {
+  const auto t0 = Clock::now();
+  WorkerGovernor g(2, GovernorSettings{}, t0);
+  // Long events: 2 a millisecond, so even a stretched window (50 ms) holds 100 < 400.
+  auto sim = simulate(g, t0, 3000, [](unsigned w, double) { return w == 1 ? 4.0 : 2.0; });
+  CHECK(sim.last == 2);
+  CHECK(g.changes() == 0);
+  CHECK(sim.ms_at[1] < 0.1 * 3000);  // it did look now and then
+}
+
+TEST_CASE("a program that changes phase is followed within about a second") {
+  const auto t0 = Clock::now();
+  WorkerGovernor g(2, GovernorSettings{}, t0);
+  // First two workers lose, from 3 s on they win.
+  RateFn rate = [](unsigned w, double ms) {
+    if (ms < 3000) return w == 1 ? 1000.0 : 500.0;
+    return w == 1 ? 1000.0 : 1900.0;
+  };
+  double events = 0;
+  auto first = simulate(g, t0, 3000, rate, 0, &events);
+  CHECK(first.last == 1);
+  auto second = simulate(g, t0, 3000, rate, 3000, &events);
+  CHECK(second.last == 2);
+  CHECK(second.ms_at[1] < 1200);  // at most a settled interval and its windows
+}
+
+TEST_CASE("four workers: the best count in the middle is found") {
+  const auto t0 = Clock::now();
+  WorkerGovernor g(4, GovernorSettings{}, t0);
+  auto sim = simulate(g, t0, 3000, [](unsigned w, double) {
+    return w == 1 ? 1000.0 : w == 2 ? 1600.0 : w == 3 ? 1300.0 : 900.0;
+  });
+  CHECK(sim.last == 2);
+  CHECK(sim.ms_at[2] > 0.9 * 3000);
+}
+
+TEST_CASE("a window that spans a pause measures again instead of deciding") {
+  const auto t0 = Clock::now();
+  GovernorSettings s;
+  WorkerGovernor g(2, s, t0);
+  CHECK(g.step(t0, 0) == 2);  // the first look: a baseline window begins
+  // Nobody steps for ten seconds (every worker parked), then a burst that
+  // would make the baseline's rate look tiny: no decision is taken from it.
+  const auto later = t0 + 10s;
+  CHECK(g.step(later, 1000000) == 2);
+  CHECK(g.next_step() == later + s.window);  // a fresh baseline window
+  CHECK(g.changes() == 0);
+}
+
+TEST_CASE("one worker: nothing to govern") {
+  const auto t0 = Clock::now();
+  WorkerGovernor g(1, GovernorSettings{}, t0);
+  auto sim = simulate(g, t0, 500, [](unsigned, double) { return 1000.0; });
+  CHECK(sim.last == 1);
+  CHECK(g.changes() == 0);
+}
