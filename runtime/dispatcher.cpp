@@ -401,13 +401,16 @@ uint64_t Dispatcher::events_run() const {
 
 void Dispatcher::govern() {
   if (!governor_) return;
-  const auto now = WorkerGovernor::Clock::now();
-  if (now.time_since_epoch().count() < governor_due_.load(std::memory_order_relaxed)) return;
+  const auto real = WorkerGovernor::Clock::now();
+  if (real.time_since_epoch().count() < governor_due_.load(std::memory_order_relaxed)) return;
   std::unique_lock lock(governor_mutex_, std::try_to_lock);
   if (!lock) return;
+  // The governor's clock leaves out the time every worker stood paused for
+  // the cycle collector: a window that held a pause would read slow.
+  const WorkerGovernor::Clock::duration paused(paused_ns_.load(std::memory_order_relaxed));
   const unsigned before = governor_->allowed();
-  const unsigned now_allowed = governor_->step(now, events_run());
-  governor_due_.store(governor_->next_step().time_since_epoch().count(), std::memory_order_relaxed);
+  const unsigned now_allowed = governor_->step(real - paused, events_run());
+  governor_due_.store((governor_->next_step() + paused).time_since_epoch().count(), std::memory_order_relaxed);
   if (now_allowed == before) return;
   worker_changes_.store(governor_->changes(), std::memory_order_relaxed);
   allowed_.store(now_allowed, std::memory_order_relaxed);
@@ -456,6 +459,7 @@ void Dispatcher::rest() {
 }
 
 bool Dispatcher::run_paused(const std::function<void()>& job, std::chrono::nanoseconds limit) {
+  const auto began = std::chrono::steady_clock::now();
   std::unique_lock lock(park_mutex_);
   pausing_ = true;
   pause_flag_.store(true, std::memory_order_relaxed);
@@ -465,7 +469,10 @@ bool Dispatcher::run_paused(const std::function<void()>& job, std::chrono::nanos
   struct Resume {
     Dispatcher& d;
     std::unique_lock<std::mutex>& lock;
+    std::chrono::steady_clock::time_point began;
     ~Resume() {
+      // The governor's clock stands still while the workers wait here.
+      d.paused_ns_.fetch_add((std::chrono::steady_clock::now() - began).count(), std::memory_order_relaxed);
       if (!lock.owns_lock()) lock.lock();
       d.pausing_ = false;
       d.pause_flag_.store(false, std::memory_order_relaxed);
@@ -473,7 +480,7 @@ bool Dispatcher::run_paused(const std::function<void()>& job, std::chrono::nanos
       d.park_cv_.notify_all();
       d.bench_cv_.notify_all();
     }
-  } resume{*this, lock};
+  } resume{*this, lock, began};
   if (ran) {
     // The workers wait on park_mutex_'s condition; the job runs without it,
     // so a thread that sends meanwhile (a timer, a host) is not blocked.

@@ -243,6 +243,7 @@ class Dispatcher {
   std::atomic<unsigned> allowed_{~0u};
   std::atomic<int64_t> governor_due_{0};  // steady_clock nanoseconds
   std::atomic<uint64_t> worker_changes_{0};
+  std::atomic<int64_t> paused_ns_{0};  // run_paused's time in all (the governor's clock leaves it out)
 
   // Quiescence.
   std::atomic<int> active_{0};        // workers not parked
