@@ -61,6 +61,7 @@ void Dispatcher::start() {
     const auto now = WorkerGovernor::Clock::now();
     governor_ = std::make_unique<WorkerGovernor>(unsigned(workers_.size()), governor_settings_, now);
     governor_due_.store(governor_->next_step().time_since_epoch().count(), std::memory_order_relaxed);
+    allowed_.store(governor_->allowed(), std::memory_order_relaxed);
   }
   for (auto& w : workers_) {
     Worker* wp = w.get();

@@ -7,8 +7,11 @@ namespace humus::rt {
 WorkerGovernor::WorkerGovernor(unsigned workers, const GovernorSettings& settings, Clock::time_point now)
     : workers_(workers ? workers : 1),
       s_(settings),
-      allowed_(workers_),
-      settled_(workers_),
+      // One worker until a look says more run faster: a second worker that
+      // makes a program slower costs more than one that would speed it up
+      // saves in the same few milliseconds.
+      allowed_(1),
+      settled_(1),
       // The first look at once: a short program has no time to lose.
       phase_end_(now),
       interval_(settings.first_interval) {}
@@ -24,8 +27,19 @@ unsigned WorkerGovernor::step(Clock::time_point now, uint64_t events) {
     case Phase::Baseline: {
       const double rate = window_rate(now, events, done);
       if (!done) break;
+      if (rate >= 0 && stretched_ && !remeasured_) {
+        // The window had to wait for events, so the rate changed inside it
+        // (a program's setup, then its work): measure once more.
+        remeasured_ = true;
+        begin_window(now, events);
+        break;
+      }
+      remeasured_ = false;
       if (rate < 0) {
-        settle(now, workers_, settled_ != workers_);  // nothing to compare: every worker, as without a governor
+        // Nothing to compare: every worker, as without a governor, and
+        // another look soon (measuring the count that runs costs nothing;
+        // a program's long events may be over by then).
+        settle(now, workers_, settled_ != workers_, /*soon=*/true);
         break;
       }
       baseline_rate_ = rate;
@@ -59,6 +73,7 @@ void WorkerGovernor::begin_window(Clock::time_point now, uint64_t events) {
   mark_time_ = now;
   mark_events_ = events;
   phase_end_ = now + s_.window;
+  stretched_ = false;
 }
 
 double WorkerGovernor::window_rate(Clock::time_point now, uint64_t events, bool& done) {
@@ -73,6 +88,7 @@ double WorkerGovernor::window_rate(Clock::time_point now, uint64_t events, bool&
   const uint64_t n = events - mark_events_;
   if (n < s_.min_events && elapsed < s_.max_window) {
     phase_end_ = now + s_.window;  // stretched: too few events yet
+    stretched_ = true;
     return 0;
   }
   done = true;
@@ -80,9 +96,9 @@ double WorkerGovernor::window_rate(Clock::time_point now, uint64_t events, bool&
   return double(n) / std::chrono::duration<double>(elapsed).count();
 }
 
-void WorkerGovernor::settle(Clock::time_point now, unsigned workers, bool changed) {
-  if (changed) {
-    ++changes_;
+void WorkerGovernor::settle(Clock::time_point now, unsigned workers, bool changed, bool soon) {
+  if (changed) ++changes_;
+  if (changed || soon) {
     interval_ = s_.first_interval;
   } else {
     interval_ = std::min(interval_ * 2, s_.max_interval);

@@ -23,10 +23,10 @@ namespace humus::rt {
 
 struct GovernorSettings {
   bool adaptive = true;  // false: every worker may always run (--fixed-threads)
-  std::chrono::nanoseconds window = std::chrono::milliseconds(5);       // one measurement
+  std::chrono::nanoseconds window = std::chrono::milliseconds(3);       // one measurement
   std::chrono::nanoseconds max_window = std::chrono::milliseconds(50);  // stretched for want of events
   uint64_t min_events = 400;  // a window with fewer says nothing: events are long, or there are none
-  std::chrono::nanoseconds first_interval = std::chrono::milliseconds(20);  // settled time after a change
+  std::chrono::nanoseconds first_interval = std::chrono::milliseconds(50);  // settled time after a change
   std::chrono::nanoseconds max_interval = std::chrono::seconds(1);          // after probes that changed nothing
   double fewer_if = 0.97;  // fewer workers win if they run at least this share of the rate
   double more_if = 1.10;   // more workers win only if they run this much faster
@@ -36,7 +36,7 @@ class WorkerGovernor {
  public:
   using Clock = std::chrono::steady_clock;
 
-  // Starts with every worker allowed.
+  // Starts with one worker allowed.
   WorkerGovernor(unsigned workers, const GovernorSettings& settings, Clock::time_point now);
 
   // `events`: the events run so far, by all workers. Returns how many
@@ -54,7 +54,9 @@ class WorkerGovernor {
   // has too few events to say anything; `done` false: not over yet.
   double window_rate(Clock::time_point now, uint64_t events, bool& done);
   void begin_window(Clock::time_point now, uint64_t events);
-  void settle(Clock::time_point now, unsigned workers, bool changed);
+  // Ends a look with `workers` allowed; the next look comes after the first
+  // interval if the count `changed` (or `soon`), else after twice the last.
+  void settle(Clock::time_point now, unsigned workers, bool changed, bool soon = false);
   unsigned probe_target() const;
 
   const unsigned workers_;
@@ -67,7 +69,9 @@ class WorkerGovernor {
   uint64_t mark_events_ = 0;
   double baseline_rate_ = 0;
   std::chrono::nanoseconds interval_;
-  bool down_next_ = true;  // the direction of the next probe, where both are open
+  bool down_next_ = true;    // the direction of the next probe, where both are open
+  bool stretched_ = false;   // the present window waited for events
+  bool remeasured_ = false;  // the baseline was measured again after such a wait
   uint64_t changes_ = 0;
 };
 

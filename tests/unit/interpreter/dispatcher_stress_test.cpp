@@ -200,8 +200,9 @@ TEST_CASE("workers benched and called back all the time: nothing lost, order kep
 }
 
 TEST_CASE("a benched worker comes back when the running one is stuck in a long event") {
-  // A warm-up of many short events lets the governor bench the second worker
-  // (fewer always wins here, more never does). Then one worker is caught in
+  // The governor starts with the second worker benched, and keeps it so
+  // through a warm-up of many short events (fewer always wins here, more
+  // never does). Then one worker is caught in
   // a long event while another actor's chain of 200 messages waits in its
   // ring: the benched worker steps the governor itself (a probe, or too few
   // events to measure), runs, and the chain ends long before the long event.
@@ -226,5 +227,4 @@ TEST_CASE("a benched worker comes back when the running one is stuck in a long e
   auto r = run_program(program, 2, "test.hum", false, nullptr, &s);
   REQUIRE(r.err == "");
   CHECK(r.out == "#chain_done\n#long_done\n");
-  CHECK(r.stats.worker_changes >= 1);  // it was benched (and the order above shows it came back)
 }
