@@ -16,7 +16,10 @@ TEST_CASE("stdin: lines that come slowly reach waiting readers in order, then #e
   int fds[2];
   REQUIRE(::pipe(fds) == 0);
   // Three lines, 50 ms apart, then the end: every request of the program
-  // below finds no line ready and waits.
+  // below finds no line ready and waits. The pipe closes 200 ms or more
+  // after `start`, however long the program takes to load (a sanitizer
+  // build can take longer than the first line's 50 ms).
+  const auto start = std::chrono::steady_clock::now();
   std::thread writer([w = fds[1]] {
     for (const char* line : {"one\n", "two\n", "three\n"}) {
       std::this_thread::sleep_for(50ms);
@@ -53,9 +56,8 @@ TEST_CASE("stdin: lines that come slowly reach waiting readers in order, then #e
     REQUIRE(unit);
     interp.run(*unit);
     interp.start();
-    const auto start = std::chrono::steady_clock::now();
     interp.wait_idle();  // not idle before the pipe closes: waiting requests hold the program
-    CHECK(std::chrono::steady_clock::now() - start >= 150ms);
+    CHECK(std::chrono::steady_clock::now() - start >= 200ms);
   });
   writer.join();
   ::close(fds[0]);
