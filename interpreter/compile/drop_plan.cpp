@@ -49,9 +49,7 @@ class Planner {
   void run() {
     // The value entry's code runs from its entry to the next entry's (each
     // entry's code is one block).
-    uint32_t value_end = uint32_t(p_.code.size());
-    for (uint32_t e : {p_.entry_stmt, p_.entry_behavior})
-      if (e > p_.entry_value && e < value_end) value_end = e;
+    const uint32_t value_end = p_.value_code_end();
     bool calls = false, tail_calls = false;
     for (uint32_t i = 0; i < p_.code.size(); ++i) {
       reg_effects(p_, i, e_);
@@ -67,7 +65,9 @@ class Planner {
       pass();
       if (restart_ == before) break;
     }
-    if (backward_ || !calls || !tail_calls || restart_ == RegSet()) return;
+    // A function with borrowed registers keeps them over its own tail
+    // calls (TAILCALLD would release them, and its anchors).
+    if (backward_ || !calls || !tail_calls || restart_ == RegSet() || p_.borrowed) return;
     const size_t keep_cost = cost_;
     const std::vector<Instr> kept = p_.code;
     self_drops_ = true;
@@ -129,7 +129,7 @@ class Planner {
     Instr& in = p_.code[i];
     reg_effects(p_, i, e_);
     if (ends_frame(in.op)) {
-      if (in.op == Op::RET) cur_.remove(in.a);  // its value is moved out first
+      if (in.op == Op::RET || in.op == Op::RETB) cur_.remove(in.a);  // its value is moved out first
       plan(cur_, *drop_field(in), in.x);
       if (live_) cost_ += count(cur_, 0);
     }

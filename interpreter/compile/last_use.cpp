@@ -36,11 +36,18 @@ void plan_moves(Proto& p) {
       if (j <= i || j > n) return;
   }
   std::vector<RegSet> live(n + 1);  // live[i]: before instruction i
+  // A borrowed register holds no count to give (borrow_plan.hpp): a copy
+  // out of it stays a copy.
+  const uint32_t value_end = p.entry_value == Proto::kNoEntry ? 0 : p.value_code_end();
   for (uint32_t i = n; i-- > 0;) {
     reg_effects(p, i, e);
     Instr& in = p.code[i];
     const RegSet& next = live[i + 1];  // after it, on the way to the next instruction
-    auto last = [&](uint32_t r) { return e.falls_through && !next.has(r); };
+    const bool in_value_code = i >= p.entry_value && i < value_end;
+    auto last = [&](uint32_t r) {
+      if (in_value_code && r < 16 && ((p.borrowed >> r) & 1)) return false;
+      return e.falls_through && !next.has(r);
+    };
     switch (in.op) {
       case Op::MOVE:
         if (in.a != in.b && last(in.b)) in.x |= 1;

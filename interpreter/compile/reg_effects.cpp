@@ -150,6 +150,18 @@ void reg_effects(const Proto& p, uint32_t i, RegEffects& e) {
       e.falls_through = false;
       break;
     }
+    case Op::BORROW:
+    case Op::MOVEB:
+      e.reads = {b};
+      e.writes = {a};
+      break;
+    case Op::UNPAIRJB:
+      e.jumps = {jump_target(p, i)};
+      [[fallthrough]];
+    case Op::UNPAIRB:  // R(a) is left as it is (uncounted); the keep register may take an expansion
+      e.reads = {a};
+      e.writes = {b, (in.x & 2) ? a : b + 1, p.keep};
+      break;
     case Op::UNPAIRJ:
       e.jumps = {jump_target(p, i)};  // not a pair: nothing written
       [[fallthrough]];
@@ -198,12 +210,14 @@ void reg_effects(const Proto& p, uint32_t i, RegEffects& e) {
       e.falls_through = false;
       break;
     case Op::RET:
+    case Op::RETB:
     case Op::TAILEXEC:
     case Op::BEHEXEC:
       e.reads = {a};
       e.falls_through = false;
       break;
     case Op::RETK:
+    case Op::RETKB:
     case Op::END:
     case Op::UNHANDLED:
       e.falls_through = false;

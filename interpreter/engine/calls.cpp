@@ -92,11 +92,18 @@ Value call_foreign(const Value& fn, Value* args, uint32_t n, rt::Context& cx, co
 namespace {
 
 // Releases the registers of every frame from `entry` up, and pops them (a
-// failure: the C++ exception goes on to the caller of the entry).
-void unwind(VmState& vm, size_t entry) {
+// failure: the C++ exception goes on to the caller of the entry). Frames
+// that ran value code with borrowed registers hold those uncounted
+// (compile/borrow_plan.hpp): they are emptied first. `ran`: false when the
+// entry frame failed before its first instruction.
+void unwind(VmState& vm, size_t entry, bool ran = true) {
   size_t end = vm.calls[entry].base;
-  for (size_t i = entry; i < vm.calls.size(); ++i)
-    end = std::max<size_t>(end, vm.calls[i].base + vm.calls[i].proto->nregs);
+  for (size_t i = entry; i < vm.calls.size(); ++i) {
+    const CallInfo& c = vm.calls[i];
+    end = std::max<size_t>(end, c.base + c.proto->nregs);
+    if (c.kind == Kind::Value && c.proto->borrowed && (ran || i > entry))
+      for (uint32_t m = c.proto->borrowed; m; m &= m - 1) vm.stack[c.base + uint32_t(__builtin_ctz(m))].leak_bits();
+  }
   const CallInfo& e = vm.calls[entry];
   if (e.f_borrowed) vm.stack[e.base - 1].leak_bits();
   for (size_t i = e.base - 1; i < end && i < vm.cap; ++i) vm.stack[i] = Value();
@@ -155,7 +162,7 @@ Outcome enter(rt::Context& cx, const Proto& proto, uint32_t entry, Kind kind, co
   vm.calls.push({&proto, proto.code.data() + entry, base, kind, true, fn != nullptr, false, {}});
   try {
     if (n && n != proto.arity && !adapt(R, n, proto.arity)) {
-      unwind(vm, entry_index);
+      unwind(vm, entry_index, false);
       return kind == Kind::Value ? (result = Value::undefined(), Outcome::Value) : Outcome::Unhandled;
     }
     return run(vm, cx, result);

@@ -39,6 +39,12 @@ std::string disassemble(const Proto& p) {
                                 int64_t(p.entry_value == Proto::kNoEntry ? -1 : p.entry_value),
                                 int64_t(p.entry_stmt == Proto::kNoEntry ? -1 : p.entry_stmt),
                                 int64_t(p.entry_behavior == Proto::kNoEntry ? -1 : p.entry_behavior));
+  if (p.borrowed) {
+    std::string regs;
+    for (uint32_t r = 0; r < 16; ++r)
+      if ((p.borrowed >> r) & 1) regs += (regs.empty() ? "" : ",") + std::to_string(r);
+    out += fmt::format("borrowed {}, anchor {}, keep {}, loop entry {}\n", regs, p.anchor, p.keep, p.loop_entry);
+  }
   for (size_t i = 0; i < p.code.size(); ++i) {
     const Instr& in = p.code[i];
     out += fmt::format("{:4} {:3}:{:<3} {:<11} a={} b={} c={}", i, p.pos[i].first, p.pos[i].second, op_name(in.op),
@@ -58,13 +64,15 @@ std::string disassemble(const Proto& p) {
       case Op::JNSELF:
       case Op::JNCODE:
       case Op::UNPAIRJ:
+      case Op::UNPAIRJB:
       case Op::TAGSWITCH:
         out += fmt::format("  -> {}", int64_t(i) + 1 + int16_t(in.c));
         break;
       default:
         break;
     }
-    if (in.op == Op::LOADK || in.op == Op::JNWORD || in.op == Op::JNEQK || in.op == Op::JNTAG || in.op == Op::RETK)
+    if (in.op == Op::LOADK || in.op == Op::JNWORD || in.op == Op::JNEQK || in.op == Op::JNTAG ||
+        returns_constant(in.op))
       out += "  ; " + rt::to_string(p.consts[in.b]);
     if (ends_frame(in.op)) out += drops(in.x, drop_bound(in));
     if (in.op == Op::DROPS) out += drops(in.x, in.a);

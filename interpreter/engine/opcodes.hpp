@@ -78,6 +78,14 @@ OP(TAIL)         // R(b) = tail of R(a), a pair whose head is a tag already test
 OP(TAILUNPAIRJ)  // TAIL, then the UNPAIRJ b, b after it in the same dispatch when the tail is a
                  //   pair: (#tag, x, y) taken apart without counting (x, y) itself
 OP(LETFAIL)      // "LET mismatch": the event fails
+// Borrowed registers (compile/borrow_plan.cpp): a function that only walks a
+// list it was given holds its parts without counting them; the frame's one
+// count of the whole list is kept in an anchor register.
+OP(BORROW)    // R(a) = R(b), the one count of it: R(b) holds it borrowed from here on
+OP(MOVEB)     // R(a) = R(b), both borrowed: the word alone, uncounted
+OP(UNPAIRB)   // UNPAIR of a borrowed pair: the parts written uncounted (borrowed too)
+              //   x: 2 = in place (R(b) = the head, R(a) = the tail)
+OP(UNPAIRJB)  // the same, jumping to c instead when R(a) is not a pair
 
 // ---- calls: the callee is R(a), its b argument values R(a+1 .. a+b) (b = 1:
 // one argument; b >= 2: f(x1, ..., xb), passed spread). For CALL and
@@ -99,6 +107,8 @@ OP(BECOMEF)     // BECOME of a behavior factory's call: the captures go pending 
 // kept in the operand it does not use (c for RETK, else b)
 OP(RET)        // return R(a)
 OP(RETK)       // return K(b)
+OP(RETB)       // RET in a function with borrowed registers: they are emptied first, uncounted
+OP(RETKB)      // RETK, the same
 OP(END)        // the end of statement code
 OP(EXEC)       // run R(a) as a statement: a block runs, anything else does nothing (-W reports it)
                //   x: 1 = report at the frame's site

@@ -64,6 +64,8 @@ inline bool ends_frame(Op op) {
   switch (op) {
     case Op::RET:
     case Op::RETK:
+    case Op::RETB:
+    case Op::RETKB:
     case Op::END:
     case Op::UNHANDLED:
     case Op::TAILEXEC:
@@ -74,8 +76,9 @@ inline bool ends_frame(Op op) {
   }
 }
 // Where such an instruction keeps its bound (an operand it does not use).
-inline uint16_t* drop_field(Instr& in) { return in.op == Op::RETK ? &in.c : &in.b; }
-inline uint16_t drop_bound(const Instr& in) { return in.op == Op::RETK ? in.c : in.b; }
+inline bool returns_constant(Op op) { return op == Op::RETK || op == Op::RETKB; }
+inline uint16_t* drop_field(Instr& in) { return returns_constant(in.op) ? &in.c : &in.b; }
+inline uint16_t drop_bound(const Instr& in) { return returns_constant(in.op) ? in.c : in.b; }
 
 class LambdaCode;
 class BlockCodeImpl;
@@ -172,6 +175,25 @@ struct Proto {
   uint32_t nregs = 1;    // registers of a frame (at least one)
   uint32_t arity = 1;    // values a call passes: 1, or n >= 2 for a tuple parameter of n
   uint32_t entry_value = kNoEntry, entry_stmt = kNoEntry, entry_behavior = kNoEntry;
+  // Where a call of the function by itself in its value code starts again:
+  // past the BORROW that anchors its borrowed parameter (entry_value when
+  // there is none). `borrowed`: the registers R(0) .. R(15) that hold
+  // values uncounted in the value code; `anchor`: the register that holds
+  // the frame's count of them; `keep`: the register that holds what taking
+  // a packed value apart made there (compile/borrow_plan.cpp).
+  uint32_t loop_entry = kNoEntry;
+  uint16_t borrowed = 0;
+  uint16_t anchor = 0;
+  uint16_t keep = 0;
+
+  // One past the value code's last instruction: each entry's code is one
+  // block, up to the next entry's.
+  uint32_t value_code_end() const {
+    uint32_t end = uint32_t(code.size());
+    for (uint32_t e : {entry_stmt, entry_behavior})
+      if (e > entry_value && e < end) end = e;
+    return end;
+  }
 
   rt::SourceLoc loc(const Instr* at) const {
     const auto& p = pos[size_t(at - code.data())];

@@ -58,6 +58,56 @@ namespace humus::engine::vm {
   drop_after_tail_call(R, drops, n, nregs);  // the arguments' registers: moved from
 }
 
+// Borrowed registers (compile/borrow_plan.hpp) hold words without a count:
+// they are written without releasing what they held, and emptied the same
+// way. A frame's one count of what they point into is in its anchor.
+[[gnu::always_inline]] inline void set_uncounted(Value& r, uint64_t bits) {
+  r.leak_bits();
+  r.put_bits(bits);  // over an empty register: releases nothing
+}
+[[gnu::always_inline]] inline void forget_borrowed(Value* R, uint32_t set) {
+  for (uint32_t m = set; m; m &= m - 1) R[__builtin_ctz(m)].leak_bits();
+}
+// UNPAIRB: the parts of a borrowed pair, uncounted, into R(b) and R(b+1), or
+// in place into R(b) and R(a) (both read before either is written).
+[[gnu::always_inline]] inline void unpair_borrowed(Value* R, uint32_t a, uint32_t b, bool in_place) {
+  const auto* p = R[a].as<rt::Pair>();
+  const uint64_t h = p->head.bits(), t = p->tail.bits();
+  set_uncounted(R[b], h);
+  set_uncounted(R[in_place ? a : b + 1], t);
+}
+// UNPAIRB in place (x=2) when R(a) holds the very pair the anchor counts
+// and nobody else holds it: the pair is freed as the walk passes, its
+// tail's count going to the anchor, so a list given to the walk alone is
+// freed as an owned walk would free it, with no count touched. Only for
+// a head that needs no count (an immediate): R(b) holds none. False when
+// it does not apply (the borrowed walk goes on as usual).
+[[gnu::always_inline]] inline bool walk_own_pair(Value* R, uint32_t a, uint32_t b, uint32_t anchor) {
+  if (R[a].bits() != R[anchor].bits()) return false;
+  auto* p = R[a].as<rt::Pair>();
+  if (p->refs.load(std::memory_order_acquire) != 1 || p->immortal() || p->head.is_object()) return false;
+  const uint64_t h = p->head.leak_bits(), t = p->tail.leak_bits();
+  R[anchor].leak_bits();
+  rt::free_emptied_pair(p);
+  R[anchor].put_bits(t);
+  set_uncounted(R[b], h);
+  set_uncounted(R[a], t);
+  return true;
+}
+// A tail call of another function from a frame with borrowed registers:
+// those passed on in place as the callee's parameters (bit i of x for R(i))
+// are counted now, the callee owning them; the others are forgotten, so
+// that the DROPS word, which names them, finds them empty.
+inline void lend_borrowed(Value* R, uint32_t set, uint32_t in_place, uint32_t n) {
+  for (uint32_t m = set; m; m &= m - 1) {
+    const auto r = uint32_t(__builtin_ctz(m));
+    if (r < n && ((in_place >> r) & 1))
+      (void)Value::retain_bits(R[r].bits());
+    else
+      R[r].leak_bits();
+  }
+}
+
 // Releases the reference a word holds, if it is an object's.
 [[gnu::always_inline]] inline void release_word(uint64_t w) {
   if ((w & 3) == 0) reinterpret_cast<rt::Object*>(w)->release();

@@ -51,6 +51,18 @@ namespace {
   return true;
 }
 
+// UNPAIRB/UNPAIRJB on a packed value in a borrowed register: its pairs
+// are made (runtime/packed.hpp) and, the register holding nothing counted,
+// the frame's keep register holds them until the frame ends.
+[[gnu::noinline]] void unpair_packed_borrowed(Value* R, const Proto& P, const Instr& in) {
+  Value pairs = rt::expand(R[in.a]);
+  const auto* p = pairs.as<rt::Pair>();
+  const uint64_t h = p->head.bits(), t = p->tail.bits();
+  R[P.keep] = rt::make_pair(std::move(pairs), std::move(R[P.keep]));
+  set_uncounted(R[in.b], h);
+  set_uncounted(R[(in.x & 2) ? in.a : in.b + 1u], t);
+}
+
 }  // namespace
 
 #if defined(__GNUC__)
@@ -489,6 +501,35 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
       unpair(R, INS.a, INS.b);
     NEXT();
   }
+  CASE(BORROW) {
+    R[INS.a].put_bits(R[INS.b].bits());  // the anchor takes the count; R(b) is borrowed from here
+    NEXT();
+  }
+  CASE(MOVEB) {
+    set_uncounted(R[INS.a], R[INS.b].bits());
+    NEXT();
+  }
+  CASE(UNPAIRJB) {
+    if (!R[INS.a].is_pair()) [[unlikely]] {
+      if (!R[INS.a].is_cons()) {
+        JUMP(INS.c);
+        NEXT();
+      }
+      unpair_packed_borrowed(R, *P, INS);
+      NEXT();
+    }
+    goto do_unpair_borrowed;
+  }
+  CASE(UNPAIRB) {
+    if (!R[INS.a].is_pair()) [[unlikely]] {
+      unpair_packed_borrowed(R, *P, INS);
+      NEXT();
+    }
+  do_unpair_borrowed:
+    if ((INS.x & 2) && walk_own_pair(R, INS.a, INS.b, P->anchor)) NEXT();
+    unpair_borrowed(R, INS.a, INS.b, INS.x & 2);
+    NEXT();
+  }
   CASE(TAIL) {
     tail_of(R, INS.a, INS.b, INS.x & 1);
     NEXT();
@@ -571,7 +612,7 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
         if (!((INS.x >> i) & 1)) R[i] = std::move(R[INS.a + 1 + i]);               \
     if (!INS.c) R[INS.a] = Value();                                                \
     if (release_rest) drop_after_tail_call(R, *pc, INS.b, P->nregs);               \
-    pc = P->code.data() + P->entry_value;                                          \
+    pc = P->code.data() + P->loop_entry;                                           \
   } while (0)
 
   CASE(TAILCALLD) {
@@ -598,6 +639,8 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
       const Proto* callee = &code_of_word(fbits).proto;
       vm.ensure(size_t(ci->base) + callee->nregs);
       R = vm.stack + ci->base;
+      if (P->borrowed) [[unlikely]]
+        lend_borrowed(R, P->borrowed, INS.x, INS.b);
       const uint64_t old_f = R[-1].leak_bits();
       if (INS.c) {
         R[-1].put_bits(fbits);
@@ -620,7 +663,8 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
     // Not a direct call (a built-in, a factory, a tuple to make or take
     // apart): the call as written, every argument in R(a+1 ..).
     for (uint32_t i = 0; i < INS.b; ++i)
-      if ((INS.x >> i) & 1) R[INS.a + 1 + i] = std::move(R[i]);
+      if ((INS.x >> i) & 1) R[INS.a + 1 + i] = ((P->borrowed >> i) & 1) ? Value(R[i]) : std::move(R[i]);
+    forget_borrowed(R, P->borrowed);  // what follows releases the frame as counted
     if (humus) {
       const LambdaCode& code = code_of(fn);
       const Proto* callee = &code.proto;
@@ -714,7 +758,16 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
   }
 
   // ----------------------------------------------------------------- ends
+  CASE(RETB) {
+    forget_borrowed(R, P->borrowed);
+    goto do_ret;
+  }
+  CASE(RETKB) {
+    forget_borrowed(R, P->borrowed);
+    goto do_retk;
+  }
   CASE(RET) {
+  do_ret:
     const uint64_t v = R[INS.a].leak_bits();
     drop_named(R, INS.x, INS.b, P->nregs);
     if (ci->entry) [[unlikely]] {
@@ -732,6 +785,7 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
     NEXT();
   }
   CASE(RETK) {
+  do_retk:
     result = K[INS.b];
     drop_named(R, INS.x, INS.c, P->nregs);
     goto do_return_dropped;

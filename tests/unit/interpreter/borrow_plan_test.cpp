@@ -1,0 +1,91 @@
+// Borrowed parameters (compile/borrow_plan.cpp): which functions' value code
+// walks its list uncounted, read off the disassembly. What running them
+// does is tested by tests/scripts/borrowed_walks.hum.
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "tests/unit/interpreter/disassembly.hpp"
+
+namespace {
+
+using test_code::code_of;
+using test_code::has;
+
+// The code of the function at `at` (line:column), up to the next listing.
+std::string function(const std::string& code, const std::string& at) {
+  const size_t from = code.find("== function \\test.hum:" + at + "\n");
+  REQUIRE(from != std::string::npos);
+  const size_t to = code.find("== ", from + 3);
+  return code.substr(from, to == std::string::npos ? std::string::npos : to - from);
+}
+
+// Its value code: from the listing's start to the statement entry.
+std::string value_code(const std::string& fn) {
+  const size_t stmt = fn.find("statement ");
+  const std::string entry = fn.substr(stmt + 10, fn.find(' ', stmt + 10) - stmt - 10);
+  const size_t to = fn.find("\n" + std::string(4 - std::min<size_t>(4, entry.size()), ' ') + entry + " ");
+  return fn.substr(0, to);
+}
+
+}  // namespace
+
+TEST_CASE("a loop over a list it was given borrows the list") {
+  const std::string len = function(code_of("DEF len(l, n) AS CASE l OF (_, t) : len(t, add(n, 1)) _ : n END\n"), "1:5");
+  // R0 (the list) and R2 (the head) hold words uncounted; R6 holds the
+  // call's one count of the list, R7 what taking a packed value apart makes.
+  CHECK(has(len, "borrowed 0,2, anchor 6, keep 7, loop entry 1\n"));
+  CHECK(has(len, "   0   1:29  BORROW      a=6 b=0 c=0\n"));
+  // Taken apart uncounted, the tail over the pair (x=2), and the loop goes
+  // on past the BORROW (loop entry 1).
+  CHECK(has(len, "UNPAIRJB    a=0 b=2 c=3 x=2  -> 5\n"));
+  CHECK(has(len, "TAILCALL    a=3 b=2 c=1 x=3\n"));
+  // Its ends empty the borrowed registers before they release the frame.
+  CHECK(has(len, "RETB        a=1 b=197 c=0 x=128  [drops 0,2,6,7]\n"));
+  // The statement code is counted, and still takes the list apart in place.
+  CHECK(has(len, "UNPAIRJ     a=0 b=2 c=5 x=3  -> 13\n"));
+}
+
+TEST_CASE("a part copied into a new value is counted; a part moved back into the parameter is not") {
+  const std::string keys =
+      function(code_of("DEF keys(l, acc) AS CASE l OF ((k, _), t) : keys(t, (k, acc)) _ : acc END\n"), "1:5");
+  CHECK(has(keys, "borrowed 0,2,3,4,5,"));
+  // The head is a pair too, taken apart uncounted as well.
+  CHECK(has(keys, "UNPAIRJB    a=0 b=2 c=5  -> 7\n"));
+  CHECK(has(keys, "UNPAIRJB    a=2 b=4 c=4  -> 7\n"));
+  // The tail goes to the parameter for the next turn, a word alone.
+  CHECK(has(keys, "MOVEB       a=0 b=3 c=0\n"));
+  // k goes into the new pair counted (no x=1: a copy); acc is still moved.
+  CHECK(has(keys, "PAIR        a=1 b=4 c=1 x=2\n"));
+}
+
+TEST_CASE("a function whose list leaves it counts it") {
+  const std::string code = code_of(
+      "DEF first(p) AS CASE p OF (h, _) : h END\n"                                     // returned
+      "DEF g(x) AS IF $x = 0 0 ELSE g(sub(x, 1))\n"                                    //
+      "DEF calls(l) AS CASE l OF (h, t) : add(g(h), 1) _ : 0 END\n"                    // a call's frame
+      "DEF again(l) AS CASE l OF (h, t) : IF $h = 0 again((1, t)) ELSE h _ : 0 END\n"  // a new list
+      "DEF kept(l) AS CASE l OF (h, t) : \\x.t _ : 0 END\n");                          // captured
+  for (const char* at : {"1:5", "3:5", "4:5", "5:5"}) {
+    CAPTURE(at);
+    const std::string fn = function(code, at);
+    CHECK(!has(fn, "BORROW"));
+    CHECK(!has(fn, "UNPAIRJB"));
+    CHECK(!has(fn, "borrowed"));
+  }
+}
+
+TEST_CASE("one parameter is borrowed: the first that passes") {
+  const std::string code = code_of(
+      "DEF both(a, b, n) AS CASE a OF (_, s) : CASE b OF (_, t) : both(s, t, add(n, 1)) _ : n END _ : n END\n"
+      "DEF second(a, b) AS CASE a OF (x, _) : CASE b OF (_, t) : second((x, a), t) _ : 0 END _ : 0 END\n");
+  const std::string both = value_code(function(code, "1:5"));
+  CHECK(has(both, "BORROW      a=9 b=0 c=0\n"));
+  CHECK(has(both, "UNPAIRJB    a=0 "));
+  CHECK(has(both, "UNPAIRJ     a=1 "));  // b is counted, taken apart as before
+  // a is passed on in a new pair: b is the one borrowed.
+  const std::string second = value_code(function(code, "2:5"));
+  CHECK(has(second, "BORROW      a="));
+  CHECK(has(second, " b=1 c=0\n"));
+  CHECK(has(second, "UNPAIRJB    a=1 "));
+}
