@@ -13,7 +13,6 @@
 namespace humus::compile {
 
 using engine::Instr;
-using engine::kMaxOperand;
 using engine::Op;
 using engine::Proto;
 
@@ -92,7 +91,6 @@ class Borrower {
       while (roots_) {
         const uint32_t b = members();
         const uint32_t unfit = find_unfit(b) & b;
-        if (strike_all_) return;
         if (!unfit) {
           rewrite(r, b);
           return;
@@ -162,9 +160,8 @@ class Borrower {
       } else if (!borrowed_unpair && !looks_or_copies(in.op)) {
         for (uint32_t r : e_.reads) strike(r);
       }
-      // A callee's frame begins at R(a+1), over the registers above, the
-      // anchors among them (they come after the registers the code uses).
-      if (pushes_frame(in.op)) strike_all_ = true;
+      if (pushes_frame(in.op))  // the callee's frame begins at R(a+1), over the registers above
+        for (uint32_t r = in.a; r < 16; ++r) strike(r);
     }
     // A part a counted register also receives: the value it came from.
     for (uint32_t i = 0; i < end_; ++i) {
@@ -179,7 +176,6 @@ class Borrower {
   // The anchor goes first in the value code; the code after it moves down
   // by one instruction.
   void rewrite(uint32_t root, uint32_t b) {
-    if (size_t(p_.nregs) + 2 > kMaxOperand) return;
     for (uint32_t i = 0; i < end_; ++i) {
       Instr& in = p_.code[i];
       if (is_unpair(in.op) && has(b, in.a)) {
@@ -199,10 +195,7 @@ class Borrower {
         in.op = Op::RETKB;
       }
     }
-    p_.anchor = uint16_t(p_.nregs);
-    p_.keep = uint16_t(p_.nregs + 1);
-    p_.nregs += 2;
-    p_.code.insert(p_.code.begin(), Instr{Op::BORROW, 0, p_.anchor, uint16_t(root), 0});
+    p_.code.insert(p_.code.begin(), Instr{Op::BORROW, 0, 0, uint16_t(root), 0});
     const auto first_pos = p_.pos.front();
     p_.pos.insert(p_.pos.begin(), first_pos);
     for (uint32_t* e : {&p_.entry_stmt, &p_.entry_behavior})
@@ -219,9 +212,8 @@ class Borrower {
   Proto& p_;
   const uint32_t end_;
   RegEffects e_;
-  uint32_t roots_ = 0;       // the parameter tried, until struck out
-  uint32_t unfit_ = 0;       // registers struck out so far
-  bool strike_all_ = false;  // the value code calls: nothing is borrowed
+  uint32_t roots_ = 0;  // the parameter tried, until struck out
+  uint32_t unfit_ = 0;  // registers struck out so far
 };
 
 }  // namespace

@@ -150,7 +150,9 @@ void reg_effects(const Proto& p, uint32_t i, RegEffects& e) {
       e.falls_through = false;
       break;
     }
-    case Op::BORROW:
+    case Op::BORROW:  // R(b)'s count goes to the frame's anchor (engine/frames.hpp)
+      e.reads = {b};
+      break;
     case Op::MOVEB:
       e.reads = {b};
       e.writes = {a};
@@ -158,9 +160,9 @@ void reg_effects(const Proto& p, uint32_t i, RegEffects& e) {
     case Op::UNPAIRJB:
       e.jumps = {jump_target(p, i)};
       [[fallthrough]];
-    case Op::UNPAIRB:  // R(a) is left as it is (uncounted); the keep register may take an expansion
+    case Op::UNPAIRB:  // R(a) is left as it is (uncounted)
       e.reads = {a};
-      e.writes = {b, (in.x & 2) ? a : b + 1, p.keep};
+      e.writes = {b, (in.x & 2) ? a : b + 1};
       break;
     case Op::UNPAIRJ:
       e.jumps = {jump_target(p, i)};  // not a pair: nothing written

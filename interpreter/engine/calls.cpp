@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "interpreter/engine/closures.hpp"
+#include "interpreter/engine/registers.hpp"
 #include "interpreter/engine/vm.hpp"
 #include "runtime/memory_meter.hpp"
 #include "runtime/packed.hpp"
@@ -94,15 +95,18 @@ namespace {
 // Releases the registers of every frame from `entry` up, and pops them (a
 // failure: the C++ exception goes on to the caller of the entry). Frames
 // that ran value code with borrowed registers hold those uncounted
-// (compile/borrow_plan.hpp): they are emptied first. `ran`: false when the
-// entry frame failed before its first instruction.
+// (compile/borrow_plan.hpp): they are emptied first, and the anchor that
+// counts them released. `ran`: false when the entry frame failed before its
+// first instruction (its BORROW).
 void unwind(VmState& vm, size_t entry, bool ran = true) {
   size_t end = vm.calls[entry].base;
   for (size_t i = entry; i < vm.calls.size(); ++i) {
     const CallInfo& c = vm.calls[i];
     end = std::max<size_t>(end, c.base + c.proto->nregs);
-    if (c.kind == Kind::Value && c.proto->borrowed && (ran || i > entry))
+    if (c.kind == Kind::Value && c.proto->borrowed && (ran || i > entry)) {
       for (uint32_t m = c.proto->borrowed; m; m &= m - 1) vm.stack[c.base + uint32_t(__builtin_ctz(m))].leak_bits();
+      release_anchor(vm.calls[i]);
+    }
   }
   const CallInfo& e = vm.calls[entry];
   if (e.f_borrowed) vm.stack[e.base - 1].leak_bits();
@@ -159,7 +163,16 @@ Outcome enter(rt::Context& cx, const Proto& proto, uint32_t entry, Kind kind, co
   Value* R = vm.stack + base;
   R[-1] = Value::from_immortal_bits(reinterpret_cast<uint64_t>(fn));  // uncounted (f_borrowed)
   for (uint32_t i = 0; i < n; ++i) R[i] = std::move(args[i]);
-  vm.calls.push({&proto, proto.code.data() + entry, base, kind, true, fn != nullptr, false, {}});
+  vm.calls.push({&proto,
+                 proto.code.data() + entry,
+                 base,
+                 kind,
+                 true,
+                 fn != nullptr,
+                 false,
+                 {},
+                 Value::empty_bits(),
+                 Value::empty_bits()});
   try {
     if (n && n != proto.arity && !adapt(R, n, proto.arity)) {
       unwind(vm, entry_index, false);

@@ -43,7 +43,7 @@ std::string disassemble(const Proto& p) {
     std::string regs;
     for (uint32_t r = 0; r < 16; ++r)
       if ((p.borrowed >> r) & 1) regs += (regs.empty() ? "" : ",") + std::to_string(r);
-    out += fmt::format("borrowed {}, anchor {}, keep {}, loop entry {}\n", regs, p.anchor, p.keep, p.loop_entry);
+    out += fmt::format("borrowed {}, loop entry {}\n", regs, p.loop_entry);
   }
   for (size_t i = 0; i < p.code.size(); ++i) {
     const Instr& in = p.code[i];

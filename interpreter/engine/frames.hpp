@@ -53,6 +53,12 @@ struct CallInfo {
   bool f_borrowed;  // R[-1] holds the function without a count of its own
   bool has_site;
   rt::SourceLoc site;  // the statement a statement call came from (errors about its result)
+  // A frame running value code with borrowed registers (compile/borrow_plan.hpp):
+  // the call's one count of the borrowed list (BORROW), and what taking a
+  // packed value apart made (a list of them, or empty). Set by BORROW, not
+  // by a push: read only in such frames.
+  uint64_t anchor;
+  uint64_t keep;
 };
 
 // The frames, innermost last: a plain array (pushed and popped on every

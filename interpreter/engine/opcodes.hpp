@@ -80,8 +80,8 @@ OP(TAILUNPAIRJ)  // TAIL, then the UNPAIRJ b, b after it in the same dispatch wh
 OP(LETFAIL)      // "LET mismatch": the event fails
 // Borrowed registers (compile/borrow_plan.cpp): a function that only walks a
 // list it was given holds its parts without counting them; the frame's one
-// count of the whole list is kept in an anchor register.
-OP(BORROW)    // R(a) = R(b), the one count of it: R(b) holds it borrowed from here on
+// count of the whole list is kept in the frame's CallInfo (its anchor).
+OP(BORROW)    // the frame's anchor takes R(b)'s count: R(b) holds it borrowed from here on
 OP(MOVEB)     // R(a) = R(b), both borrowed: the word alone, uncounted
 OP(UNPAIRB)   // UNPAIR of a borrowed pair: the parts written uncounted (borrowed too)
               //   x: 2 = in place (R(b) = the head, R(a) = the tail)

@@ -178,13 +178,10 @@ struct Proto {
   // Where a call of the function by itself in its value code starts again:
   // past the BORROW that anchors its borrowed parameter (entry_value when
   // there is none). `borrowed`: the registers R(0) .. R(15) that hold
-  // values uncounted in the value code; `anchor`: the register that holds
-  // the frame's count of them; `keep`: the register that holds what taking
-  // a packed value apart made there (compile/borrow_plan.cpp).
+  // values uncounted in the value code (compile/borrow_plan.cpp; the
+  // frame's count of them is in its CallInfo).
   uint32_t loop_entry = kNoEntry;
   uint16_t borrowed = 0;
-  uint16_t anchor = 0;
-  uint16_t keep = 0;
 
   // One past the value code's last instruction: each entry's code is one
   // block, up to the next entry's.

@@ -60,7 +60,8 @@ namespace humus::engine::vm {
 
 // Borrowed registers (compile/borrow_plan.hpp) hold words without a count:
 // they are written without releasing what they held, and emptied the same
-// way. A frame's one count of what they point into is in its anchor.
+// way. A frame's one count of what they point into is in its anchor
+// (CallInfo::anchor).
 [[gnu::always_inline]] inline void set_uncounted(Value& r, uint64_t bits) {
   r.leak_bits();
   r.put_bits(bits);  // over an empty register: releases nothing
@@ -82,14 +83,13 @@ namespace humus::engine::vm {
 // freed as an owned walk would free it, with no count touched. Only for
 // a head that needs no count (an immediate): R(b) holds none. False when
 // it does not apply (the borrowed walk goes on as usual).
-[[gnu::always_inline]] inline bool walk_own_pair(Value* R, uint32_t a, uint32_t b, uint32_t anchor) {
-  if (R[a].bits() != R[anchor].bits()) return false;
+[[gnu::always_inline]] inline bool walk_own_pair(Value* R, uint32_t a, uint32_t b, uint64_t& anchor) {
+  if (R[a].bits() != anchor) return false;
   auto* p = R[a].as<rt::Pair>();
   if (p->refs.load(std::memory_order_acquire) != 1 || p->immortal() || p->head.is_object()) return false;
   const uint64_t h = p->head.leak_bits(), t = p->tail.leak_bits();
-  R[anchor].leak_bits();
   rt::free_emptied_pair(p);
-  R[anchor].put_bits(t);
+  anchor = t;
   set_uncounted(R[b], h);
   set_uncounted(R[a], t);
   return true;
@@ -111,6 +111,13 @@ inline void lend_borrowed(Value* R, uint32_t set, uint32_t in_place, uint32_t n)
 // Releases the reference a word holds, if it is an object's.
 [[gnu::always_inline]] inline void release_word(uint64_t w) {
   if ((w & 3) == 0) reinterpret_cast<rt::Object*>(w)->release();
+}
+
+// Releases what a frame with borrowed registers holds outside them: the
+// anchor and the keep list (its end, or a tail call of another function).
+[[gnu::always_inline]] inline void release_anchor(CallInfo& c) {
+  release_word(c.anchor);
+  release_word(c.keep);
 }
 
 // Releases the function below a frame (unless borrowed).

@@ -53,12 +53,14 @@ namespace {
 
 // UNPAIRB/UNPAIRJB on a packed value in a borrowed register: its pairs
 // are made (runtime/packed.hpp) and, the register holding nothing counted,
-// the frame's keep register holds them until the frame ends.
-[[gnu::noinline]] void unpair_packed_borrowed(Value* R, const Proto& P, const Instr& in) {
+// the frame's keep list holds them until the frame ends.
+[[gnu::noinline]] void unpair_packed_borrowed(Value* R, CallInfo& c, const Instr& in) {
   Value pairs = rt::expand(R[in.a]);
   const auto* p = pairs.as<rt::Pair>();
   const uint64_t h = p->head.bits(), t = p->tail.bits();
-  R[P.keep] = rt::make_pair(std::move(pairs), std::move(R[P.keep]));
+  Value kept;
+  kept.put_bits(c.keep);
+  c.keep = rt::make_pair(std::move(pairs), std::move(kept)).leak_bits();
   set_uncounted(R[in.b], h);
   set_uncounted(R[(in.x & 2) ? in.a : in.b + 1u], t);
 }
@@ -502,7 +504,8 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
     NEXT();
   }
   CASE(BORROW) {
-    R[INS.a].put_bits(R[INS.b].bits());  // the anchor takes the count; R(b) is borrowed from here
+    ci->anchor = R[INS.b].bits();  // the count goes to the anchor; R(b) is borrowed from here
+    ci->keep = Value::empty_bits();
     NEXT();
   }
   CASE(MOVEB) {
@@ -515,18 +518,18 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
         JUMP(INS.c);
         NEXT();
       }
-      unpair_packed_borrowed(R, *P, INS);
+      unpair_packed_borrowed(R, *ci, INS);
       NEXT();
     }
     goto do_unpair_borrowed;
   }
   CASE(UNPAIRB) {
     if (!R[INS.a].is_pair()) [[unlikely]] {
-      unpair_packed_borrowed(R, *P, INS);
+      unpair_packed_borrowed(R, *ci, INS);
       NEXT();
     }
   do_unpair_borrowed:
-    if ((INS.x & 2) && walk_own_pair(R, INS.a, INS.b, P->anchor)) NEXT();
+    if ((INS.x & 2) && walk_own_pair(R, INS.a, INS.b, ci->anchor)) NEXT();
     unpair_borrowed(R, INS.a, INS.b, INS.x & 2);
     NEXT();
   }
@@ -639,8 +642,10 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
       const Proto* callee = &code_of_word(fbits).proto;
       vm.ensure(size_t(ci->base) + callee->nregs);
       R = vm.stack + ci->base;
-      if (P->borrowed) [[unlikely]]
+      if (P->borrowed) [[unlikely]] {
         lend_borrowed(R, P->borrowed, INS.x, INS.b);
+        release_anchor(*ci);
+      }
       const uint64_t old_f = R[-1].leak_bits();
       if (INS.c) {
         R[-1].put_bits(fbits);
@@ -664,7 +669,10 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
     // apart): the call as written, every argument in R(a+1 ..).
     for (uint32_t i = 0; i < INS.b; ++i)
       if ((INS.x >> i) & 1) R[INS.a + 1 + i] = ((P->borrowed >> i) & 1) ? Value(R[i]) : std::move(R[i]);
-    forget_borrowed(R, P->borrowed);  // what follows releases the frame as counted
+    if (P->borrowed) [[unlikely]] {  // what follows releases the frame as counted
+      forget_borrowed(R, P->borrowed);
+      release_anchor(*ci);
+    }
     if (humus) {
       const LambdaCode& code = code_of(fn);
       const Proto* callee = &code.proto;
@@ -760,10 +768,12 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
   // ----------------------------------------------------------------- ends
   CASE(RETB) {
     forget_borrowed(R, P->borrowed);
+    release_anchor(*ci);
     goto do_ret;
   }
   CASE(RETKB) {
     forget_borrowed(R, P->borrowed);
+    release_anchor(*ci);
     goto do_retk;
   }
   CASE(RET) {
