@@ -76,13 +76,19 @@ class Borrower {
   void run() {
     if (p_.entry_value != 0 || p_.arity == 0 || p_.arity > 16) return;
     uint32_t candidates = 0;  // parameters the value code takes apart
+    bool loops = false;       // it may call itself in a tail
     for (uint32_t i = 0; i < end_; ++i) {
       reg_effects(p_, i, e_);
       for (uint32_t j : e_.jumps)
         if (j <= i || j > end_) return;  // the other passes give up on these too
       const Instr& in = p_.code[i];
       if (is_unpair(in.op) && in.a < p_.arity) candidates |= 1u << in.a;
+      loops = loops || is_value_tail_call(in.op);
     }
+    // Borrowing pays in a loop: a walk that takes one pair apart and ends
+    // counts as much borrowed (the anchor's release) as counted, and a
+    // pair only it holds is freed at once either way.
+    if (!loops) return;
     // One parameter is borrowed: the first that passes.
     for (uint32_t r = 0; r < p_.arity; ++r) {
       if (!has(candidates, r)) continue;
@@ -157,7 +163,7 @@ class Borrower {
         }
         for (uint32_t r = 0; r < 16; ++r)  // below the arguments' window
           if (r >= in.a) strike(r);
-      } else if (!borrowed_unpair && !looks_or_copies(in.op)) {
+      } else if (!borrowed_unpair && !looks_or_copies(in.op) && in.op != Op::RET) {  // RET: counted first
         for (uint32_t r : e_.reads) strike(r);
       }
       if (pushes_frame(in.op))  // the callee's frame begins at R(a+1), over the registers above
@@ -191,6 +197,7 @@ class Borrower {
         if (has(b, in.c)) in.x = uint8_t(in.x & ~2);
       } else if (in.op == Op::RET) {
         in.op = Op::RETB;
+        if (has(b, in.a)) in.x |= 1;  // a part of the list: counted before the anchor lets go
       } else if (in.op == Op::RETK) {
         in.op = Op::RETKB;
       }

@@ -1,6 +1,7 @@
 // Borrowed parameters: a function whose value code walks a list it was
-// given, only looking at its parts, holds those parts without counting
-// them (the Perceus / Lean 4 idea, carried into the parts of the value).
+// given in a loop (it calls itself in a tail), only looking at its parts,
+// holds those parts without counting them (the Perceus / Lean 4 idea,
+// carried into the parts of the value).
 //
 //   DEF safe(q, board, d) AS CASE board OF
 //     (p, rest) : IF $q = $p FALSE ... ELSE safe(q, rest, add(d, 1))
@@ -14,7 +15,10 @@
 // (BORROW, at the value entry; calls of itself start past it, at
 // Proto::loop_entry) and takes the board apart with UNPAIRJB, which writes
 // the parts uncounted. The ends release the anchor and empty the borrowed
-// registers without releasing them (RETB, RETKB).
+// registers without releasing them (RETB, RETKB). BORROW first releases
+// what the other borrowed registers hold: a frame begins over its caller's
+// registers above the call's arguments, and those may still hold counted
+// values, which the raw writes would otherwise lose.
 //
 // A register is borrowed only when every value it can hold in the value
 // code is a part of a borrowed one, and nothing hands it on as counted: it

@@ -108,6 +108,7 @@ OP(BECOMEF)     // BECOME of a behavior factory's call: the captures go pending 
 OP(RET)        // return R(a)
 OP(RETK)       // return K(b)
 OP(RETB)       // RET in a function with borrowed registers: they are emptied first, uncounted
+               //   x: 1 = R(a) is one of them (counted first)
 OP(RETKB)      // RETK, the same
 OP(END)        // the end of statement code
 OP(EXEC)       // run R(a) as a statement: a block runs, anything else does nothing (-W reports it)

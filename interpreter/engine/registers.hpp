@@ -66,6 +66,12 @@ namespace humus::engine::vm {
   r.leak_bits();
   r.put_bits(bits);  // over an empty register: releases nothing
 }
+// What BORROW finds in the other borrowed registers is not the frame's: a
+// caller's values above its call's arguments, counted. They are released
+// here, so that the raw writes of the borrowed registers lose no count.
+[[gnu::always_inline]] inline void release_for_borrowing(Value* R, uint32_t set) {
+  for (uint32_t m = set; m; m &= m - 1) R[__builtin_ctz(m)].put_bits(Value::empty_bits());
+}
 [[gnu::always_inline]] inline void forget_borrowed(Value* R, uint32_t set) {
   for (uint32_t m = set; m; m &= m - 1) R[__builtin_ctz(m)].leak_bits();
 }

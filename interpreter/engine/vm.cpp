@@ -506,6 +506,7 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
   CASE(BORROW) {
     ci->anchor = R[INS.b].bits();  // the count goes to the anchor; R(b) is borrowed from here
     ci->keep = Value::empty_bits();
+    release_for_borrowing(R, P->borrowed & ~(1u << INS.b));
     NEXT();
   }
   CASE(MOVEB) {
@@ -767,7 +768,13 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
 
   // ----------------------------------------------------------------- ends
   CASE(RETB) {
-    forget_borrowed(R, P->borrowed);
+    if (INS.x & 1) {  // the result is a part of the borrowed list: counted before the anchor lets go
+      const uint64_t v = Value::retain_bits(R[INS.a].bits());
+      forget_borrowed(R, P->borrowed);
+      R[INS.a].put_bits(v);
+    } else {
+      forget_borrowed(R, P->borrowed);
+    }
     release_anchor(*ci);
     goto do_ret;
   }

@@ -61,7 +61,7 @@ TEST_CASE("a part copied into a new value is counted; a part moved back into the
 
 TEST_CASE("a function whose list leaves it counts it") {
   const std::string code = code_of(
-      "DEF first(p) AS CASE p OF (h, _) : h END\n"  // returned
+      "DEF first(p) AS CASE p OF (h, _) : h END\n"  // no loop: nothing to gain
       "DEF g(x) AS IF $x = 0 0 ELSE g(sub(x, 1))\n"
       // a part in a register a callee's frame covers: g's frame begins at
       // R3, over x's R2, which a call of itself leaves set
@@ -75,6 +75,21 @@ TEST_CASE("a function whose list leaves it counts it") {
     CHECK(!has(fn, "UNPAIRJB"));
     CHECK(!has(fn, "borrowed"));
   }
+}
+
+TEST_CASE("a part returned is counted before the frame lets go of the list") {
+  const std::string lookup = function(code_of("DEF lookup(t, i) AS CASE t OF\n"
+                                              "  (h, left, right) : IF $less(i, h) = TRUE lookup(left, i) ELSE "
+                                              "lookup(right, sub(i, h))\n"
+                                              "  _ : t\n"
+                                              "END\n"),
+                                      "1:5");
+  CHECK(has(lookup, "borrowed 0,2,3,4, loop entry 1\n"));
+  CHECK(has(lookup, "UNPAIRJB    a=3 b=3 c=8  -> 11\n"));  // (left, right) into R3, R4
+  CHECK(has(lookup, "MOVEB       a=0 b=3 c=0\n"));
+  CHECK(has(lookup, "MOVEB       a=0 b=4 c=0\n"));
+  // x=1: the leaf (R0, borrowed) is counted, then returned.
+  CHECK(has(lookup, "RETB        a=0 b=30 c=0 x=129  [drops 1,2,3,4]\n"));
 }
 
 TEST_CASE("a part passed to a call is copied into its argument") {
