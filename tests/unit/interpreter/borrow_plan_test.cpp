@@ -3,6 +3,7 @@
 // does is tested by tests/scripts/borrowed_walks.hum.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <string>
 
 #include "tests/unit/interpreter/disassembly.hpp"
@@ -10,15 +11,8 @@
 namespace {
 
 using test_code::code_of;
+using test_code::function;
 using test_code::has;
-
-// The code of the function at `at` (line:column), up to the next listing.
-std::string function(const std::string& code, const std::string& at) {
-  const size_t from = code.find("== function \\test.hum:" + at + "\n");
-  REQUIRE(from != std::string::npos);
-  const size_t to = code.find("== ", from + 3);
-  return code.substr(from, to == std::string::npos ? std::string::npos : to - from);
-}
 
 // Its value code: from the listing's start to the statement entry.
 std::string value_code(const std::string& fn) {

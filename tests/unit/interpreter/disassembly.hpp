@@ -24,4 +24,13 @@ inline std::string code_of(const std::string& source) {
 
 inline bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
+// The code of the function at `at` (line:column in test.hum), up to the
+// next listing.
+inline std::string function(const std::string& code, const std::string& at) {
+  const size_t from = code.find("== function \\test.hum:" + at + "\n");
+  REQUIRE(from != std::string::npos);
+  const size_t to = code.find("== ", from + 3);
+  return code.substr(from, to == std::string::npos ? std::string::npos : to - from);
+}
+
 }  // namespace test_code

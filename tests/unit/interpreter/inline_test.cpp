@@ -7,20 +7,9 @@
 
 #include "tests/unit/interpreter/disassembly.hpp"
 
-namespace {
-
 using test_code::code_of;
+using test_code::function;
 using test_code::has;
-
-// The code of function `name` (up to the next function or statement).
-std::string function(const std::string& code, const std::string& at) {
-  const size_t from = code.find("== function \\test.hum:" + at + "\n");
-  REQUIRE(from != std::string::npos);
-  const size_t to = code.find("== ", from + 3);
-  return code.substr(from, to == std::string::npos ? std::string::npos : to - from);
-}
-
-}  // namespace
 
 TEST_CASE("a call of a function of a few built-in operations is its body, behind a guard") {
   const std::string code = code_of(
