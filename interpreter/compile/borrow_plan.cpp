@@ -18,9 +18,11 @@ using engine::Proto;
 
 namespace {
 
-bool is_unpair(Op op) { return op == Op::UNPAIR || op == Op::UNPAIRJ; }
+// A pattern's test and taking apart (the compiler emits no plain UNPAIR;
+// one reading a borrowed register would strike it, as any other read).
+bool is_unpair(Op op) { return op == Op::UNPAIRJ; }
 
-// The registers an UNPAIR writes: the head's, then the tail's.
+// The registers an UNPAIRJ writes: the head's, then the tail's.
 std::pair<uint32_t, uint32_t> unpair_targets(const Instr& in) {
   if (in.x & 2) return {in.b, in.a};  // in place: the tail replaces the pair
   return {in.b, uint32_t(in.b) + 1};
@@ -169,13 +171,6 @@ class Borrower {
       if (pushes_frame(in.op))  // the callee's frame begins at R(a+1), over the registers above
         for (uint32_t r = in.a; r < 16; ++r) strike(r);
     }
-    // A part a counted register also receives: the value it came from.
-    for (uint32_t i = 0; i < end_; ++i) {
-      const Instr& in = p_.code[i];
-      if (!is_unpair(in.op) || !has(b, in.a)) continue;
-      const auto [h, t] = unpair_targets(in);
-      if (has(unfit | unfit_, h) || has(unfit | unfit_, t)) strike(in.a);
-    }
     return unfit;
   }
 
@@ -185,7 +180,7 @@ class Borrower {
     for (uint32_t i = 0; i < end_; ++i) {
       Instr& in = p_.code[i];
       if (is_unpair(in.op) && has(b, in.a)) {
-        in.op = in.op == Op::UNPAIR ? Op::UNPAIRB : Op::UNPAIRJB;
+        in.op = Op::UNPAIRJB;
         in.x = uint8_t(in.x & 2);
       } else if (in.op == Op::MOVE && has(b, in.b) && in.a == root) {
         in.op = Op::MOVEB;

@@ -157,10 +157,8 @@ void reg_effects(const Proto& p, uint32_t i, RegEffects& e) {
       e.reads = {b};
       e.writes = {a};
       break;
-    case Op::UNPAIRJB:
+    case Op::UNPAIRJB:  // R(a) is left as it is (uncounted)
       e.jumps = {jump_target(p, i)};
-      [[fallthrough]];
-    case Op::UNPAIRB:  // R(a) is left as it is (uncounted)
       e.reads = {a};
       e.writes = {b, (in.x & 2) ? a : b + 1};
       break;

@@ -83,9 +83,8 @@ OP(LETFAIL)      // "LET mismatch": the event fails
 // count of the whole list is kept in the frame's CallInfo (its anchor).
 OP(BORROW)    // the frame's anchor takes R(b)'s count: R(b) holds it borrowed from here on
 OP(MOVEB)     // R(a) = R(b), both borrowed: the word alone, uncounted
-OP(UNPAIRB)   // UNPAIR of a borrowed pair: the parts written uncounted (borrowed too)
+OP(UNPAIRJB)  // UNPAIRJ of a borrowed pair: the parts written uncounted (borrowed too)
               //   x: 2 = in place (R(b) = the head, R(a) = the tail)
-OP(UNPAIRJB)  // the same, jumping to c instead when R(a) is not a pair
 
 // ---- calls: the callee is R(a), its b argument values R(a+1 .. a+b) (b = 1:
 // one argument; b >= 2: f(x1, ..., xb), passed spread). For CALL and

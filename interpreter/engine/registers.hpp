@@ -75,7 +75,7 @@ namespace humus::engine::vm {
 [[gnu::always_inline]] inline void forget_borrowed(Value* R, uint32_t set) {
   for (uint32_t m = set; m; m &= m - 1) R[__builtin_ctz(m)].leak_bits();
 }
-// UNPAIRB: the parts of a borrowed pair, uncounted, into R(b) and R(b+1), or
+// UNPAIRJB: the parts of a borrowed pair, uncounted, into R(b) and R(b+1), or
 // in place into R(b) and R(a) (both read before either is written).
 [[gnu::always_inline]] inline void unpair_borrowed(Value* R, uint32_t a, uint32_t b, bool in_place) {
   const auto* p = R[a].as<rt::Pair>();
@@ -83,7 +83,7 @@ namespace humus::engine::vm {
   set_uncounted(R[b], h);
   set_uncounted(R[in_place ? a : b + 1], t);
 }
-// UNPAIRB in place (x=2) when R(a) holds the very pair the anchor counts
+// UNPAIRJB in place (x=2) when R(a) holds the very pair the anchor counts
 // and nobody else holds it: the pair is freed as the walk passes, its
 // tail's count going to the anchor, so a list given to the walk alone is
 // freed as an owned walk would free it, with no count touched. Only for

@@ -51,7 +51,7 @@ namespace {
   return true;
 }
 
-// UNPAIRB/UNPAIRJB on a packed value in a borrowed register: its pairs
+// UNPAIRJB on a packed value in a borrowed register: its pairs
 // are made (runtime/packed.hpp) and, the register holding nothing counted,
 // the frame's keep list holds them until the frame ends.
 [[gnu::noinline]] void unpair_packed_borrowed(Value* R, CallInfo& c, const Instr& in) {
@@ -522,14 +522,6 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
       unpair_packed_borrowed(R, *ci, INS);
       NEXT();
     }
-    goto do_unpair_borrowed;
-  }
-  CASE(UNPAIRB) {
-    if (!R[INS.a].is_pair()) [[unlikely]] {
-      unpair_packed_borrowed(R, *ci, INS);
-      NEXT();
-    }
-  do_unpair_borrowed:
     if ((INS.x & 2) && walk_own_pair(R, INS.a, INS.b, ci->anchor)) NEXT();
     unpair_borrowed(R, INS.a, INS.b, INS.x & 2);
     NEXT();
