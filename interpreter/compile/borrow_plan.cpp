@@ -209,7 +209,6 @@ class Borrower {
     }
     p_.loop_entry = 1;
     p_.borrowed = uint16_t(b);
-    p_.borrowed_param = uint8_t(root);
   }
 
   Proto& p_;

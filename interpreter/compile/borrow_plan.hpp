@@ -26,8 +26,8 @@
 // counted), and passed on only in place to a call of the function itself.
 // A parameter fails the test with everything taken from it, and stays
 // counted. A part left in a register that a callee's frame covers (one at
-// or above a CALL's R(a)) is struck too; a part copied into a call's
-// argument is counted, or lent (lend_plan.hpp). Anything the VM's other paths need to
+// or above a CALL's R(a)) is struck too, and a part copied into a call's
+// argument is counted. Anything the VM's other paths need to
 // know (a tail call of another function, a failure's unwinding, a packed
 // value taken apart into the `keep` register) is in engine/vm.cpp and
 // engine/calls.cpp, keyed on Proto::borrowed.

@@ -5,7 +5,6 @@
 #include "interpreter/compile/borrow_plan.hpp"
 #include "interpreter/compile/drop_plan.hpp"
 #include "interpreter/compile/last_use.hpp"
-#include "interpreter/compile/lend_plan.hpp"
 #include "interpreter/compile/superinstructions.hpp"
 
 namespace humus::compile::codegen {
@@ -19,7 +18,6 @@ void plan_registers(Proto& p) {
   plan_borrows(p);
   plan_moves(p);
   plan_drops(p);
-  plan_lends(p);
   fuse_instructions(p);
   p.code.shrink_to_fit();
   p.pos.shrink_to_fit();

@@ -1,8 +1,7 @@
 // Superinstructions (superinstructions.hpp).
 //
 // MOVE a, b then MOVE a+1, c — how a call's arguments are set out — become
-// MOVE2 a, b, c, which does both and steps over the second MOVE (MOVEL2
-// when one of them is a lent argument's MOVEL, lend_plan.hpp). ADD or SUB
+// MOVE2 a, b, c, which does both and steps over the second MOVE. ADD or SUB
 // then a JNEQ that compares the result (`IF $q = $sub(p, d)`) become
 // ADDJNEQ or SUBJNEQ, which do both on small integers; MOD or MODP then a
 // JNWORD that tests the remainder (`IF $mod(n, d) = 0`) become MODJNWORD or
@@ -44,15 +43,11 @@ void fuse_instructions(Proto& p) {
       ++i;
       continue;
     }
-    auto is_move = [](const Instr& in) { return in.op == Op::MOVE || in.op == Op::MOVEL; };
-    if (!is_move(first) || !is_move(second) || second.a != first.a + 1) continue;
+    if (first.op != Op::MOVE || second.op != Op::MOVE || second.a != first.a + 1) continue;
     // The second reading what the first wrote would still be right, as MOVE2
     // does them in order, but it is rare and keeps reg_effects simple.
     if (second.b == first.a) continue;
-    const bool lent = first.op == Op::MOVEL || second.op == Op::MOVEL;
-    const uint8_t x = uint8_t((first.x & 1) | ((second.x & 1) << 1) | (first.op == Op::MOVEL ? 4 : 0) |
-                              (second.op == Op::MOVEL ? 8 : 0));
-    first = Instr{lent ? Op::MOVEL2 : Op::MOVE2, x, first.a, first.b, second.b};
+    first = Instr{Op::MOVE2, uint8_t((first.x & 1) | ((second.x & 1) << 1)), first.a, first.b, second.b};
     ++i;  // the second is now data unless a jump lands on it
   }
 }

@@ -85,17 +85,11 @@ OP(BORROW)    // the frame's anchor takes R(b)'s count: R(b) holds it borrowed f
 OP(MOVEB)     // R(a) = R(b), both borrowed: the word alone, uncounted
 OP(UNPAIRJB)  // UNPAIRJ of a borrowed pair: the parts written uncounted (borrowed too)
               //   x: 2 = in place (R(b) = the head, R(a) = the tail)
-// Lent arguments (compile/lend_plan.cpp): a call's copy of a list it goes on
-// holding, for a callee that borrows it, is passed without a count.
-OP(MOVEL)     // R(a) = R(b), the word alone (what R(a) held is released): an argument of the CALLL that follows
-OP(MOVEL2)    // MOVE2 of which one or both are MOVEL  x: 1, 2 = move R(b), R(c); 4, 8 = lend R(b), R(c)
 
 // ---- calls: the callee is R(a), its b argument values R(a+1 .. a+b) (b = 1:
 // one argument; b >= 2: f(x1, ..., xb), passed spread). For CALL and
 // TAILCALL, c > 0 names the callee instead: global G(c-1).
 OP(CALL)        // R(a) = the result
-OP(CALLL)       // CALL whose arguments i in x (bit i) were set by MOVEL, uncounted: the one a
-                //   borrowing callee anchors on (Proto::borrowed_param) stays so, the rest are counted
 OP(TAILCALL)    // the result is this function's result (the frame is reused)
                 //   x: argument i is this function's parameter i unchanged (bit i):
                 //   its register R(a+1+i) was left empty

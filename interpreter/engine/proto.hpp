@@ -182,10 +182,6 @@ struct Proto {
   // frame's count of them is in its CallInfo).
   uint32_t loop_entry = kNoEntry;
   uint16_t borrowed = 0;
-  // The parameter the BORROW at the value entry anchors, or kNoParam: a
-  // CALLL that lends this argument enters at loop_entry (lend_plan.hpp).
-  static constexpr uint8_t kNoParam = 0xFF;
-  uint8_t borrowed_param = kNoParam;
 
   // One past the value code's last instruction: each entry's code is one
   // block, up to the next entry's.

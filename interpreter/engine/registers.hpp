@@ -72,11 +72,6 @@ namespace humus::engine::vm {
 [[gnu::always_inline]] inline void release_for_borrowing(Value* R, uint32_t set) {
   for (uint32_t m = set; m; m &= m - 1) R[__builtin_ctz(m)].put_bits(Value::empty_bits());
 }
-// CALLL: the arguments (bit i: R(i)) MOVEL set without a count that the
-// callee does not borrow get one.
-[[gnu::always_inline]] inline void count_lent(Value* args, uint32_t set) {
-  for (uint32_t m = set; m; m &= m - 1) (void)Value::retain_bits(args[__builtin_ctz(m)].bits());
-}
 [[gnu::always_inline]] inline void forget_borrowed(Value* R, uint32_t set) {
   for (uint32_t m = set; m; m &= m - 1) R[__builtin_ctz(m)].leak_bits();
 }

@@ -513,18 +513,6 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
     set_uncounted(R[INS.a], R[INS.b].bits());
     NEXT();
   }
-  CASE(MOVEL) {
-    R[INS.a].put_bits(R[INS.b].bits());  // counted or lent by the CALLL after it
-    NEXT();
-  }
-  CASE(MOVEL2) {
-    const uint64_t b = (INS.x & 1) ? R[INS.b].leak_bits() : R[INS.b].bits();
-    R[INS.a].put_bits((INS.x & 5) ? b : Value::retain_bits(b));
-    const uint64_t c = (INS.x & 2) ? R[INS.c].leak_bits() : R[INS.c].bits();
-    R[INS.a + 1].put_bits((INS.x & 10) ? c : Value::retain_bits(c));
-    ++pc;  // past the second
-    NEXT();
-  }
   CASE(UNPAIRJB) {
     if (!R[INS.a].is_pair()) [[unlikely]] {
       if (!R[INS.a].is_cons()) {
@@ -562,50 +550,14 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
   CASE(LETFAIL) { runtime_error(LOC(), "LET mismatch: the value does not match the pattern"); }
 
   // ---------------------------------------------------------------- calls
-#define CALLEE_GLOBAL()                                              \
-  do {                                                               \
-    if (INS.c) { /* the callee is a global */                        \
-      const GlobalRef& g = P->globals[INS.c - 1];                    \
-      const uint64_t bits = g.cell->load(std::memory_order_acquire); \
-      if (!bits) [[unlikely]]                                        \
-        undefined_global(cx.rt.globals().name(g.slot), cx, LOC());   \
-      R[INS.a].put_bits(bits); /* immortal: no count */              \
-    }                                                                \
-  } while (0)
-  CASE(CALLL) {
-    CALLEE_GLOBAL();
-    {
-      // A callee that borrows one of the lent arguments anchors on nothing:
-      // the caller's register holds it for the call. It enters past its
-      // BORROW, at a safe point's or a deep stack's slow path never (those
-      // count first and take CALL's way, as a callee that borrows none does).
-      const uint64_t fb = R[INS.a].bits();
-      if (enters_directly(fb, INS.b)) [[likely]] {
-        const LambdaCode& code = code_of_word(fb);
-        const Proto* callee = &code.proto;
-        const uint32_t k = callee->borrowed_param;
-        const uint32_t nb = ci->base + INS.a + 1;
-        if (k < 8 && ((INS.x >> k) & 1) && vm.ticks > 1 && vm.room_for_call(size_t(nb) + callee->nregs)) [[likely]] {
-          count_lent(R + INS.a + 1, INS.x & ~(1u << k));
-          --vm.ticks;
-          ci->pc = pc;
-          CallInfo* c = vm.calls.push_call(callee, nb, Kind::Value, INS.c != 0);
-          c->anchor = Value::empty_bits();
-          c->keep = Value::empty_bits();
-          P = callee;
-          R = vm.stack + nb;
-          release_for_borrowing(R, P->borrowed & ~(1u << k));
-          pc = P->code.data() + P->loop_entry;
-          NEXT();
-        }
-      }
-      count_lent(R + INS.a + 1, INS.x);
-      goto call_fn;
-    }
-  }
   CASE(CALL) {
-    CALLEE_GLOBAL();
-  call_fn:
+    if (INS.c) {  // the callee is a global
+      const GlobalRef& g = P->globals[INS.c - 1];
+      const uint64_t bits = g.cell->load(std::memory_order_acquire);
+      if (!bits) [[unlikely]]
+        undefined_global(cx.rt.globals().name(g.slot), cx, LOC());
+      R[INS.a].put_bits(bits);  // a global's object is immortal: no count
+    }
     const Value& fn = R[INS.a];
     if (!enters_directly(fn.bits(), INS.b)) [[unlikely]] {
       if (!is_humus(fn)) {

@@ -92,10 +92,8 @@ TEST_CASE("a part passed to a call is copied into its argument") {
       "DEF calls(l, n) AS CASE l OF (h, t) : calls(t, add(g(h), n)) _ : n END\n");
   const std::string calls = value_code(function(code, "2:5"));
   CHECK(has(calls, "borrowed 0,2, loop entry 1\n"));
-  // A copy, lent (lend_plan.hpp): g borrows nothing, so the call counts it
-  // for g's frame to own.
-  CHECK(has(calls, "MOVEL       a=7 b=2 c=0\n"));
-  CHECK(has(calls, "CALLL       a=6 b=1 c=2 x=1\n"));
+  CHECK(has(calls, "MOVE        a=7 b=2 c=0\n"));  // no x=1: counted, g's frame owns it
+  CHECK(has(calls, "CALL        a=6 b=1 c=2\n"));
 }
 
 TEST_CASE("one parameter is borrowed: the first that passes") {
