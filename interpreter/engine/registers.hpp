@@ -20,12 +20,13 @@ namespace humus::engine::vm {
   for (uint32_t i = from; i < end; ++i) R[i].put_bits(Value::empty_bits());
 }
 
-// Releases what a frame's end finds in its registers: the drop field
-// `field` of an instruction whose flags are `x` (proto.hpp), either a set of
-// registers or a bound.
+// Releases the registers of `set` (bit r: R(r)).
 [[gnu::always_inline]] inline void drop_set(Value* R, uint32_t set) {
   for (uint32_t m = set; m; m &= m - 1) R[__builtin_ctz(m)].put_bits(Value::empty_bits());
 }
+// Releases what a frame's end finds in its registers: the drop field
+// `field` of an instruction whose flags are `x` (proto.hpp), either a set of
+// registers or a bound.
 [[gnu::always_inline]] inline void drop_named(Value* R, uint8_t x, uint32_t field, uint32_t nregs) {
   if (x & kDropMask) {
     drop_set(R, field);
@@ -65,12 +66,6 @@ namespace humus::engine::vm {
 [[gnu::always_inline]] inline void set_uncounted(Value& r, uint64_t bits) {
   r.leak_bits();
   r.put_bits(bits);  // over an empty register: releases nothing
-}
-// What BORROW finds in the other borrowed registers is not the frame's: a
-// caller's values above its call's arguments, counted. They are released
-// here, so that the raw writes of the borrowed registers lose no count.
-[[gnu::always_inline]] inline void release_for_borrowing(Value* R, uint32_t set) {
-  for (uint32_t m = set; m; m &= m - 1) R[__builtin_ctz(m)].put_bits(Value::empty_bits());
 }
 [[gnu::always_inline]] inline void forget_borrowed(Value* R, uint32_t set) {
   for (uint32_t m = set; m; m &= m - 1) R[__builtin_ctz(m)].leak_bits();

@@ -506,7 +506,10 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
   CASE(BORROW) {
     ci->anchor = R[INS.b].bits();  // the count goes to the anchor; R(b) is borrowed from here
     ci->keep = Value::empty_bits();
-    release_for_borrowing(R, P->borrowed & ~(1u << INS.b));
+    // What the other borrowed registers hold is not the frame's: a caller's
+    // values above its call's arguments, counted. Released here, so that
+    // the raw writes to come lose no count.
+    drop_set(R, P->borrowed & ~(1u << INS.b));
     NEXT();
   }
   CASE(MOVEB) {
@@ -760,13 +763,10 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
 
   // ----------------------------------------------------------------- ends
   CASE(RETB) {
-    if (INS.x & 1) {  // the result is a part of the borrowed list: counted before the anchor lets go
-      const uint64_t v = Value::retain_bits(R[INS.a].bits());
-      forget_borrowed(R, P->borrowed);
-      R[INS.a].put_bits(v);
-    } else {
-      forget_borrowed(R, P->borrowed);
-    }
+    // x=1: the result is a part of the borrowed list, counted before the anchor lets go.
+    const uint64_t v = (INS.x & 1) ? Value::retain_bits(R[INS.a].bits()) : 0;
+    forget_borrowed(R, P->borrowed);
+    if (INS.x & 1) R[INS.a].put_bits(v);
     release_anchor(*ci);
     goto do_ret;
   }
