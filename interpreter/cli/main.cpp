@@ -421,16 +421,17 @@ int run(const Options& o, humus::ast::SourcePtr source) {
     };
     Session::Entry entry;
     entry.mode = mode(o);
-    if (o.dump_code) {  // the code of the script alone, without the prelude's (nor its names)
+    // --check loads the prelude too: the script's names are checked against
+    // it; and --dump-code, as calls of its functions compile knowing them.
+    if (Session::Outcome opened = session.open(); opened != Session::Outcome::Ok) {
+      finish(Session::Outcome::CompileError);
+      return;
+    }
+    if (o.dump_code) {  // the code of the script alone, not the prelude's
       entry.names = Session::Names::Unchecked;
       Session::Compiled c = session.compile(source, entry);
       finish(c.unit ? Session::Outcome::Ok : c.outcome);
       if (c.unit) humus::cli::write_stdout(humus::engine::disassemble(*c.unit));
-      return;
-    }
-    // --check loads the prelude too: the script's names are checked against it.
-    if (Session::Outcome opened = session.open(); opened != Session::Outcome::Ok) {
-      finish(Session::Outcome::CompileError);
       return;
     }
     // --check keeps no code: each statement's is dropped once compiled.

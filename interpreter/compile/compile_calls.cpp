@@ -3,6 +3,7 @@
 #include "interpreter/compile/compiler_impl.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <set>
 #include <string_view>
 
@@ -63,12 +64,24 @@ bool Compiler::builtin_call(Fn& fn, const ast::Expr& e, uint32_t dst) {
   return true;
 }
 
+uint32_t Compiler::known_arity(Fn& fn, const ast::Expr& callee) {
+  if (callee.kind != ast::ExprKind::Var || bound_locally(fn, callee.name)) return kArityUnknown;
+  if (auto it = known_arity_.find(callee.name); it != known_arity_.end()) return it->second;
+  // Defined by an earlier unit (the prelude, a REPL line): what it holds now.
+  const std::optional<uint32_t> slot = globals_.find(callee.name);
+  const Value now = slot ? globals_.get(*slot) : Value();
+  if (!now.is(rt::ObjKind::Closure)) return kArityUnknown;
+  const uint32_t direct = now.as<rt::Closure>()->code->direct_arity;
+  return direct == rt::FunctionCode::kNoDirect ? kArityUnknown : direct;
+}
+
 // A call's callee and arguments into the topmost registers: R(a) and
-// R(a+1 .. a+n). `prefer`: a register for R(a) when it is the topmost one
-// (a value's destination). `moves`: the frame ends with the call, so a
-// variable read once in the whole call moves into its argument (nothing
-// reads it after).
-// `global`, when given: a callee that is a global is not loaded; its index
+// R(a+1 .. a+n). `f(x, y)` passes x and y one by one, unless f is known to
+// take one parameter: then the pair is made here, and the call enters f
+// straight (a wrong guess, f redefined, is put right by the call's adapt). `prefer`: a register for R(a) when it is the
+// topmost one (a value's destination). `moves`: the frame ends with the call, so a variable read once in the whole call
+// moves into its argument (nothing reads it after). `global`, when given: a callee that is a global is not loaded; its
+// index
 // + 1 is stored there (0: the callee is in R(a)). `in_place`, when given (a
 // call in tail position of a function's value code): argument i may go
 // straight into this frame's register i, the parameter it replaces in a
@@ -79,7 +92,7 @@ Compiler::CallSetup Compiler::setup_call(Fn& fn, const ast::Expr& e, bool moves,
                                          uint8_t* in_place) {
   std::vector<const ast::Expr*> args;
   if (e.argument && e.argument->kind == ast::ExprKind::Tuple && e.argument->elements.size() >= 2 &&
-      e.argument->elements.size() <= kMaxSpread) {
+      e.argument->elements.size() <= kMaxSpread && known_arity(fn, *e.callee) != 1) {
     for (const auto& x : e.argument->elements) args.push_back(x.get());
   } else if (e.argument) {
     args.push_back(e.argument.get());

@@ -72,9 +72,7 @@ LambdaCode* Compiler::lambda(Fn& parent, const ast::Pattern& param, const ast::E
   fn.top_level = false;
   code->proto.file = &source_->name;
   code->proto.library = source_->library;
-  code->proto.arity = param.kind == ast::PatternKind::Tuple && param.elements.size() <= kMaxSpread
-                          ? uint32_t(param.elements.size())
-                          : 1;
+  code->proto.arity = spread_arity(param);
   fn.code = code;
   entry(fn, param, body, Mode::Value, code->proto.entry_value);
   entry(fn, param, body, Mode::Stmt, code->proto.entry_stmt);

@@ -39,15 +39,24 @@ void Compiler::warn_behavior_factory(const Fn& fn, const ast::Expr& e) {
 }
 
 void Compiler::note_definitions(const ast::Stmt& s) {
-  if (s.kind == ast::StmtKind::Create) ++defined_[s.name];
+  if (s.kind == ast::StmtKind::Create) {
+    ++defined_[s.name];
+    known_arity_[s.name] = kArityUnknown;
+  }
   if (s.kind != ast::StmtKind::Let || !s.equation) return;
   const ast::Equation& eq = *s.equation;
   if (eq.kind == ast::Equation::Kind::FunctionDef) {
     if (++defined_[eq.name] == 1 && eq.param->kind == ast::PatternKind::Tuple)
       def_arity_[eq.name] = eq.param->elements.size();
     if (eq.body && eq.body->kind == ast::ExprKind::Lambda) behavior_factories_.insert(eq.name);
+    const uint32_t arity = spread_arity(*eq.param);
+    auto [it, fresh] = known_arity_.emplace(eq.name, arity);
+    if (!fresh && it->second != arity) it->second = kArityUnknown;
   } else if (eq.lhs) {
-    for (const auto& [name, loc] : pattern_binders(*eq.lhs)) ++defined_[name];
+    for (const auto& [name, loc] : pattern_binders(*eq.lhs)) {
+      ++defined_[name];
+      known_arity_[name] = kArityUnknown;
+    }
   }
 }
 

@@ -64,6 +64,13 @@ using engine::TopStmt;
 
 enum class Mode : uint8_t { Value, Stmt, Behavior };
 
+// How many parameters a function with this parameter pattern takes: a
+// tuple's elements one by one (up to kMaxSpread), else one value.
+inline uint32_t spread_arity(const ast::Pattern& param) {
+  return param.kind == ast::PatternKind::Tuple && param.elements.size() <= kMaxSpread ? uint32_t(param.elements.size())
+                                                                                      : 1;
+}
+
 // Where an expression's code leaves what it computes (as Lua's expdesc): in
 // a register; as the end of a function body run in one mode (the code ends
 // there); or nowhere, run as a statement. One walk (Compiler::into) takes
@@ -294,6 +301,12 @@ class Compiler {
   // Top-level definitions seen: name -> how many; `DEF f(a, b, c)`'s arity.
   std::unordered_map<std::string, int> defined_;
   std::unordered_map<std::string, size_t> def_arity_;
+  // The arity of each function defined so far by `DEF f(params) AS` (its
+  // proto's), or kArityUnknown for a name defined otherwise or twice with
+  // different arities. A call `f((x, y))` of a one-parameter f passes the
+  // tuple it makes instead of two arguments for the call to pack.
+  static constexpr uint32_t kArityUnknown = 0;
+  std::unordered_map<std::string, uint32_t> known_arity_;
   // Top-level `DEF f(params) AS \msg. ...`: functions that make a behavior.
   std::unordered_set<std::string> behavior_factories_;
 
@@ -364,6 +377,9 @@ class Compiler {
   CallSetup setup_call(Fn& fn, const ast::Expr& e, bool moves, uint32_t prefer, uint32_t* global = nullptr,
                        uint8_t* in_place = nullptr);
   bool builtin_call(Fn& fn, const ast::Expr& e, uint32_t dst);
+  // How many parameters the callee is known to take where the call is
+  // compiled (0: not known); see known_arity_.
+  uint32_t known_arity(Fn& fn, const ast::Expr& callee);
 
   // ---- small functions inlined (compile_inline.cpp)
  public:

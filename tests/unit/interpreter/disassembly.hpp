@@ -13,10 +13,13 @@
 
 namespace test_code {
 
-inline std::string code_of(const std::string& source) {
+// `prelude`: compiled after the prelude is loaded, as the humus command
+// compiles a script (calls of its functions may then compile otherwise).
+inline std::string code_of(const std::string& source, bool prelude = false) {
   humus::rt::RuntimeOptions o;
   o.threads = 1;
   humus::interp::Interpreter interp(o);
+  if (prelude) REQUIRE(interp.load_prelude() == humus::interp::Interpreter::Outcome::Ok);
   auto* unit = interp.load(std::make_shared<humus::ast::Source>(humus::ast::Source{"test.hum", source}));
   REQUIRE(unit != nullptr);
   return humus::engine::disassemble(*unit);
