@@ -130,6 +130,9 @@ class Planner {
     reg_effects(p_, i, e_);
     if (ends_frame(in.op)) {
       if (in.op == Op::RET || in.op == Op::RETB) cur_.remove(in.a);  // its value is moved out first
+      if (in.op == Op::RETB || in.op == Op::RETKB)                   // they empty the borrowed registers first
+        for (uint32_t r = 0; r < 16; ++r)
+          if ((p_.borrowed >> r) & 1) cur_.remove(r);
       plan(cur_, *drop_field(in), in.x);
       if (live_) cost_ += count(cur_, 0);
     }

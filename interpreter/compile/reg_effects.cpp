@@ -194,6 +194,8 @@ void reg_effects(const Proto& p, uint32_t i, RegEffects& e) {
       break;
     case Op::TAILCALL:
     case Op::TAILCALLD:
+    case Op::TAILSELF:  // made after the passes; as TAILCALL
+    case Op::TAILSELFD:
     case Op::TAILCALLST:
       if (!(is_value_tail_call(in.op) && c)) e.reads.push_back(a);
       for (uint32_t r = 0; r < b; ++r)  // TAILCALL's x: argument r is parameter r, passed on in place

@@ -31,7 +31,10 @@ struct RegEffects {
 };
 
 // A tail call in a function's value code (not statement code's TAILCALLST).
-inline bool is_value_tail_call(engine::Op op) { return op == engine::Op::TAILCALL || op == engine::Op::TAILCALLD; }
+inline bool is_value_tail_call(engine::Op op) {
+  return op == engine::Op::TAILCALL || op == engine::Op::TAILCALLD || op == engine::Op::TAILSELF ||
+         op == engine::Op::TAILSELFD;
+}
 
 // The effects of instruction `i` of `p` (cleared first).
 void reg_effects(const engine::Proto& p, uint32_t i, RegEffects& e);

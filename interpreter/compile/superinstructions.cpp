@@ -6,7 +6,11 @@
 // ADDJNEQ or SUBJNEQ, which do both on small integers; MOD or MODP then a
 // JNWORD that tests the remainder (`IF $mod(n, d) = 0`) become MODJNWORD or
 // MODPJNWORD. TAIL then an UNPAIRJ of the tail it took (`(#tag, x, y)`)
-// become TAILUNPAIRJ, which takes x and y out of the tuple at once. The second word
+// become TAILUNPAIRJ, which takes x and y out of the tuple at once. A
+// TAILCALL of a global that passes every parameter in place, as many as
+// the function takes (`safe(q, rest, add(d, 1))` in safe), becomes
+// TAILSELF: when the global holds the running function, the next turn
+// is one comparison away. The second word
 // stays in the code as it was: a jump to it still finds the instruction it
 // was, and no jump, switch or entry needs renumbering. The passes over
 // registers (last_use.cpp, drop_plan.cpp) have run by then and never see
@@ -22,6 +26,10 @@ using engine::Op;
 using engine::Proto;
 
 void fuse_instructions(Proto& p) {
+  for (Instr& in : p.code)
+    if ((in.op == Op::TAILCALL || in.op == Op::TAILCALLD) && in.c && in.b == p.arity && in.b <= 8 &&
+        in.x == (1u << in.b) - 1)
+      in.op = in.op == Op::TAILCALL ? Op::TAILSELF : Op::TAILSELFD;
   for (size_t i = 0; i + 1 < p.code.size(); ++i) {
     Instr& first = p.code[i];
     Instr& second = p.code[i + 1];

@@ -95,6 +95,10 @@ OP(TAILCALL)    // the result is this function's result (the frame is reused)
                 //   its register R(a+1+i) was left empty
 OP(TAILCALLD)   // TAILCALL that, when it calls the running function itself, also
                 //   releases what its DROPS word names (drop_plan.cpp chooses it)
+OP(TAILSELF)    // TAILCALL of a global with every argument in place, b the running
+                //   function's arity (made after the passes): when the global holds
+                //   the running function, straight to its next turn; else TAILCALL
+OP(TAILSELFD)   // the same of TAILCALLD
 OP(CALLST)      // run the callee's body as a statement          x: 1 = keep the frame's site
 OP(TAILCALLST)  // the same, as this statement code's last word  x: 1 = keep the frame's site
 OP(DROPS)       // not run: the word after a tail call, a = how many registers it

@@ -614,8 +614,29 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
     pc = P->code.data() + P->loop_entry;                                           \
   } while (0)
 
+  // A TAILCALL that may call the running function with every argument in
+  // place (superinstructions.cpp): the global is compared with the
+  // function below R(0), and nothing else is checked or moved.
+  CASE(TAILSELF) {
+    SAFE_POINT();
+    if (P->globals[INS.c - 1].cell->load(std::memory_order_acquire) == R[-1].bits()) [[likely]] {
+      pc = P->code.data() + P->loop_entry;
+      NEXT();
+    }
+    goto tail_call;
+  }
+  CASE(TAILSELFD) {
+    SAFE_POINT();
+    if (P->globals[INS.c - 1].cell->load(std::memory_order_acquire) == R[-1].bits()) [[likely]] {
+      drop_after_tail_call(R, *pc, INS.b, P->nregs);
+      pc = P->code.data() + P->loop_entry;
+      NEXT();
+    }
+    goto tail_call_d;
+  }
   CASE(TAILCALLD) {
     SAFE_POINT();
+  tail_call_d:
     TAIL_CALLEE();
     if (fbits == R[-1].bits() && INS.b == P->arity) [[likely]] {
       SELF_TAIL_CALL(true);
@@ -625,6 +646,7 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
   }
   CASE(TAILCALL) {
     SAFE_POINT();
+  tail_call:
     TAIL_CALLEE();
     if (fbits == R[-1].bits() && INS.b == P->arity) [[likely]] {
       SELF_TAIL_CALL(false);
@@ -795,9 +817,19 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
   }
   CASE(RETK) {
   do_retk:
-    result = K[INS.b];
     drop_named(R, INS.x, INS.c, P->nregs);
-    goto do_return_dropped;
+    if (ci->entry) [[unlikely]] {
+      result = K[INS.b];
+      goto do_return_dropped;
+    }
+    // As RET's: the constant goes to the caller's R(a) straight.
+    const uint64_t f = R[-1].leak_bits();
+    R[-1].put_bits(Value::retain_bits(K[INS.b].bits()));
+    if (!ci->f_borrowed) release_word(f);
+    vm.calls.pop_back();
+    RELOAD();
+    pc = ci->pc;
+    NEXT();
   }
   CASE(END) {
     drop_named(R, INS.x, INS.b, P->nregs);

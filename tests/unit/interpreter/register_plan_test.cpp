@@ -113,9 +113,11 @@ TEST_CASE("a list loop takes the list apart in place: the tail stays in the para
   const std::string code =
       code_of("DEF skip(l, n) AS IF $n = 0 \\x.l ELSE CASE l OF (_, t) : skip(t, sub(n, 1)) _ : NIL END\n");
   // x=3: the head to R2, the tail over the pair in R0, where skip's first
-  // parameter is; the tail call finds both arguments in place.
+  // parameter is; the tail call finds both arguments in place, and is
+  // TAILSELF: a comparison of the global with the running function, then
+  // the next turn.
   CHECK(has(code, "UNPAIRJ     a=0 b=2 c=3 x=3  -> 7\n"));
-  CHECK(has(code, "TAILCALL    a=3 b=2 c=1 x=3\n"));
+  CHECK(has(code, "TAILSELF    a=3 b=2 c=1 x=3\n"));
   CHECK(code.substr(0, code.find("RETK")).find("MOVE") == std::string::npos);  // the value entry
   // The loop's tail call releases only what the iteration wrote (R2).
   CHECK(has(code, "DROPS       a=7 b=0 c=0 x=128  [drops 0,1,2]\n"));
@@ -133,9 +135,11 @@ TEST_CASE("a recursive function that calls itself in tail position releases what
       "  _ : e\n"
       "END\n");
   const std::string value = code.substr(0, code.find("; ?"));  // the value entry, to its "no match"
-  CHECK(occurrences(value, "TAILCALLD") == 2);
-  CHECK(value.find("TAILCALL ") == std::string::npos);
-  CHECK(has(value, "TAILCALLD   a=5 b=1 c=1 x=1\n"));
+  // (TAILSELFD: TAILCALLD of the global with its argument in place.)
+  CHECK(occurrences(value, "TAILSELFD") == 2);
+  CHECK(value.find("TAILCALL") == std::string::npos);
+  CHECK(value.find("TAILSELF ") == std::string::npos);
+  CHECK(has(value, "TAILSELFD   a=5 b=1 c=1 x=1\n"));
   CHECK(has(value, "[drops 0,4,5]\n"));  // the then-branch's call releases f and the test's value
   CHECK(has(value, "[drops 0,3,5]\n"));  // the else-branch's: t and the test's value
   CHECK(has(value, "RET         a=0 b=12 c=0 x=128  [drops 2,3]\n"));  // `_ : e`: no R4, no R5
