@@ -27,7 +27,7 @@ using engine::Proto;
 
 void fuse_instructions(Proto& p) {
   for (Instr& in : p.code)
-    if ((in.op == Op::TAILCALL || in.op == Op::TAILCALLD) && in.c && in.b == p.arity && in.b <= 8 &&
+    if ((in.op == Op::TAILCALL || in.op == Op::TAILCALLD) && in.c && in.b == p.arity && in.b <= engine::kMaxSpread &&
         in.x == (1u << in.b) - 1)
       in.op = in.op == Op::TAILCALL ? Op::TAILSELF : Op::TAILSELFD;
   for (size_t i = 0; i + 1 < p.code.size(); ++i) {
