@@ -78,10 +78,11 @@ uint32_t Compiler::known_arity(Fn& fn, const ast::Expr& callee) {
 // A call's callee and arguments into the topmost registers: R(a) and
 // R(a+1 .. a+n). `f(x, y)` passes x and y one by one, unless f is known to
 // take one parameter: then the pair is made here, and the call enters f
-// straight (a wrong guess, f redefined, is put right by the call's adapt). `prefer`: a register for R(a) when it is the
-// topmost one (a value's destination). `moves`: the frame ends with the call, so a variable read once in the whole call
-// moves into its argument (nothing reads it after). `global`, when given: a callee that is a global is not loaded; its
-// index
+// straight (a wrong guess, f redefined, is put right by the call's adapt).
+// `prefer`: a register for R(a) when it is the topmost one (a value's
+// destination). `moves`: the frame ends with the call, so a variable read
+// once in the whole call moves into its argument (nothing reads it after).
+// `global`, when given: a callee that is a global is not loaded; its index
 // + 1 is stored there (0: the callee is in R(a)). `in_place`, when given (a
 // call in tail position of a function's value code): argument i may go
 // straight into this frame's register i, the parameter it replaces in a
