@@ -31,7 +31,17 @@ struct alignas(64) Actor : Object {
   static constexpr uint64_t kIdMask = (uint64_t(1) << kIdBits) - 1;
   static constexpr uint32_t kNoName = UINT32_MAX;
 
+  // Back-pressure (Dispatcher, "Muting"): kOverloaded after turns that
+  // each used the whole budget and left messages behind (counted in units
+  // of kFullTurn), until a turn that does not; kMuted while the dispatcher
+  // holds it back for sending to an actor under pressure.
+  static constexpr uint8_t kOverloaded = 1;
+  static constexpr uint8_t kMuted = 2;
+  static constexpr uint8_t kUnderPressure = kOverloaded | kMuted;
+  static constexpr uint8_t kFullTurn = 4;
+
   std::atomic<SchedState> state{SchedState::Idle};  // in Object's tail padding
+  std::atomic<uint8_t> pressure{0};                 // so is this
   uint64_t id_and_name;
   Value behavior;               // a function value (Closure or Native)
   Actor* next_ready = nullptr;  // intrusive link for the dispatcher's queues

@@ -36,6 +36,7 @@ Dispatcher::Dispatcher(EventRunner& runner, unsigned threads, unsigned budget, u
     guest_->cx->worker = int(threads);
     guest_->cx->guest = true;
   }
+  muting_ = workers_.size() > 1;
 }
 
 Dispatcher::Worker* Dispatcher::current_worker() const {
@@ -90,6 +91,14 @@ void Dispatcher::stop() {
   for (auto& w : workers_)
     while (Actor* a = w->local.pop()) drop(a);
   while (Actor* a = pop_global()) drop(a);
+  muted_.drain([&](Actor* receiver, Actor* sender) {
+    while (sender) {
+      Actor* next = sender->next_ready;
+      drop(sender);
+      sender = next;
+    }
+    receiver->release();
+  });
 }
 
 // ------------------------------------------------------------------ sending
@@ -110,6 +119,8 @@ void Dispatcher::enqueue(Actor* target, Value msg) {
   Worker* w = current_worker();
   if (w) {
     w->sent.store(w->sent.load(std::memory_order_relaxed) + count, std::memory_order_relaxed);
+    if (muting_ && (target->pressure.load(std::memory_order_relaxed) & Actor::kUnderPressure)) [[unlikely]]
+      note_pressure(*w, target);
   } else {
     // Outside the pool: count as outside work until the actor is queued, so
     // no one can see the system idle in between.
@@ -303,8 +314,34 @@ void Dispatcher::run_turn(Worker& w, Actor* actor) {
 #else
   actor->state.store(SchedState::Running, std::memory_order_relaxed);
 #endif
+  w.running = actor;
   const uint64_t consumed = runner_.run_turn(*actor, *w.cx, budget_);
+  w.running = nullptr;
   w.consumed.store(w.consumed.load(std::memory_order_relaxed) + consumed, std::memory_order_relaxed);
+  if (muting_) {
+    // Only this worker writes a running actor's pressure (mute and unmute
+    // touch muted actors), so plain stores do.
+    const uint8_t p = actor->pressure.load(std::memory_order_relaxed);
+    const bool more = !actor->mailbox.empty_for_consumer();
+    if (consumed >= budget_ && more) {
+      if (!(p & Actor::kOverloaded))
+        actor->pressure.store(unsigned(p + Actor::kFullTurn) >= Actor::kFullTurn * kFullTurnsToOverload
+                                  ? Actor::kOverloaded
+                                  : uint8_t(p + Actor::kFullTurn),
+                              std::memory_order_relaxed);
+    } else if (p & Actor::kOverloaded) {
+      unmute_senders(w, actor);
+    } else if (p) {
+      actor->pressure.store(0, std::memory_order_relaxed);
+    }
+    if (Actor* receiver = w.mute_on) {
+      w.mute_on = nullptr;
+      const bool muted =
+          !(actor->pressure.load(std::memory_order_relaxed) & Actor::kOverloaded) && mute(actor, receiver);
+      receiver->release();
+      if (muted) return;
+    }
+  }
   if (!actor->mailbox.empty_for_consumer()) {
     // Budget used up, or a send is half done: to the back of the ring,
     // still ours (senders see Scheduled and leave it be).
@@ -322,6 +359,51 @@ void Dispatcher::run_turn(Worker& w, Actor* actor) {
   } else {
     actor->release();
   }
+}
+
+// ----------------------------------------------------------------- muting
+
+void Dispatcher::note_pressure(Worker& w, Actor* target) {
+  if (!w.running || w.mute_on || target == w.running) return;
+  target->retain();  // until the turn ends: our send alone does not keep it alive
+  w.mute_on = target;
+}
+
+bool Dispatcher::mute(Actor* sender, Actor* receiver) {
+  std::lock_guard lock(mute_mutex_);
+  // Under the lock, which unmute_senders takes to clear the flags: either we
+  // see the pressure gone, or the receiver's unmuting sees us.
+  if (!(receiver->pressure.load(std::memory_order_relaxed) & Actor::kUnderPressure)) return false;
+  // Scheduled: senders leave it be; it keeps the queue's reference.
+  sender->state.store(SchedState::Scheduled, std::memory_order_relaxed);
+  sender->pressure.fetch_or(Actor::kMuted, std::memory_order_relaxed);
+  if (muted_.add(receiver, sender)) receiver->retain();
+  mutes_.fetch_add(1, std::memory_order_relaxed);
+  return true;
+}
+
+void Dispatcher::unmute_senders(Worker& w, Actor* receiver) {
+  w.unmuted.clear();
+  w.unmuted_keys.clear();
+  {
+    std::lock_guard lock(mute_mutex_);
+    receiver->pressure.store(0, std::memory_order_relaxed);  // it runs: it is not muted
+    // The receiver's muted senders, then theirs (they are not muted any more).
+    Actor* next = receiver;
+    for (size_t i = 0;; next = w.unmuted[i++]) {
+      if (Actor* s = muted_.take(next)) {
+        for (; s; s = s->next_ready) {
+          s->pressure.fetch_and(uint8_t(~Actor::kMuted), std::memory_order_relaxed);
+          w.unmuted.push_back(s);
+        }
+        w.unmuted_keys.push_back(next);
+      }
+      if (i == w.unmuted.size()) break;
+    }
+  }
+  for (Actor* a : w.unmuted_keys) a->release();  // the map's references
+  for (Actor* s : w.unmuted) push_local(w, s);
+  if (!w.unmuted.empty()) wake_one();
 }
 
 bool Dispatcher::run_here(std::chrono::steady_clock::time_point deadline) {
@@ -544,6 +626,7 @@ DispatchStats Dispatcher::stats() const {
   s.queued = sent > consumed ? sent - consumed : 0;
   s.workers_allowed = std::min(allowed_.load(std::memory_order_relaxed), unsigned(workers_.size()));
   s.worker_changes = worker_changes_.load(std::memory_order_relaxed);
+  s.mutes = mutes_.load(std::memory_order_relaxed);
   const int64_t held = external_.load(std::memory_order_relaxed);
   s.holds = held > 0 ? uint64_t(held) : 0;
   return s;

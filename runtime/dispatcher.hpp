@@ -37,6 +37,24 @@
 // queue or running. The last worker to park, and the last outside job to
 // finish, check that and wake wait_idle(); nobody polls.
 //
+// Muting (back-pressure, as in Pony's scheduler). On one worker the ready
+// queue's order keeps a pipeline in step; on several, a fast producer can
+// run ahead of a slow stage and pile up messages, and every event over the
+// backlog gets slower (Savina filterbank: 1.3 s on one worker, 10-90 s on
+// two). So an actor whose turns, three in a row, each used the whole budget
+// and left messages behind is *overloaded* until a turn that does not; a
+// sender to an overloaded (or muted) actor, unless it is overloaded itself
+// or sends to itself, is *muted* at the end of its turn: it stays Scheduled
+// but waits in muted_, under the receiver, instead of a queue, and what is
+// sent to it waits in its mailbox. The receiver's first turn that is not
+// full puts its muted senders back in the ready queue, and their own muted
+// senders with them. Never a deadlock: a muted actor waits on a chain of
+// muted actors that ends at an overloaded one, which is never muted, so it
+// is queued or running until its backlog is gone. Only with several
+// workers. Not caught: a backlog that grows while its actor waits in a
+// queue, not yet flagged; and a producer that loops on its own messages
+// (its turns are full, so it counts as overloaded and is never muted).
+//
 // Benched workers. A second worker can make a program slower (see
 // worker_governor.hpp), so only the first `allowed_` workers run; the rest
 // wait on the bench, their rings handed to the global queue. A worker steps
@@ -58,6 +76,7 @@
 #include "runtime/actor.hpp"
 #include "runtime/context.hpp"
 #include "runtime/local_queue.hpp"
+#include "runtime/muted_senders.hpp"
 #include "runtime/stack_guard.hpp"
 #include "runtime/worker_governor.hpp"
 
@@ -95,6 +114,7 @@ struct DispatchStats {
   uint64_t handed_back = 0;      // events a guest turn gave back to the workers, undone
   unsigned workers_allowed = 0;  // workers the governor lets run now (worker_governor.hpp)
   uint64_t worker_changes = 0;   // how many times the governor changed that count
+  uint64_t mutes = 0;            // senders held back for sending to an overloaded actor (see Muting)
 };
 
 class Dispatcher {
@@ -167,9 +187,12 @@ class Dispatcher {
     unsigned index = 0;
     LocalQueue local;
     std::unique_ptr<Context> cx;
-    std::minstd_rand rng;           // picks steal victims
-    uint32_t ticks = 0;             // turns taken, for the global queue's fair share
-    uint32_t turns_since_send = 0;  // EventRunner::send_queued
+    std::minstd_rand rng;                       // picks steal victims
+    uint32_t ticks = 0;                         // turns taken, for the global queue's fair share
+    uint32_t turns_since_send = 0;              // EventRunner::send_queued
+    Actor* running = nullptr;                   // the actor whose turn runs here
+    Actor* mute_on = nullptr;                   // under pressure, sent to by `running` this turn (retained; see Muting)
+    std::vector<Actor*> unmuted, unmuted_keys;  // unmute_senders' scratch
     // Written only by this worker (plain stores), read by stats().
     std::atomic<uint64_t> sent{0};
     std::atomic<uint64_t> consumed{0};
@@ -183,6 +206,16 @@ class Dispatcher {
   Actor* find_work(Worker& w);
   Actor* steal(Worker& w);
   void run_turn(Worker& w, Actor* actor);
+  // Muting: notes a send from w.running to `target` under pressure; at the
+  // end of a turn, holds the sender back (true) or lets it be (false); and
+  // puts an actor's muted senders back in w's queue.
+  void note_pressure(Worker& w, Actor* target);
+  bool mute(Actor* sender, Actor* receiver);
+  void unmute_senders(Worker& w, Actor* receiver);
+  // Full turns in a row that make an actor overloaded: one would mute the
+  // 100 closed-loop clients of a busy server (Savina chameneos) half a
+  // million times a run for nothing.
+  static constexpr unsigned kFullTurnsToOverload = 3;
   // EventRunner::send_queued, when the worker is idle or every kTurnsPerSend turns.
   void send_queued(Worker& w);
   static constexpr uint32_t kTurnsPerSend = 32;
@@ -210,6 +243,14 @@ class Dispatcher {
   std::atomic<bool> guests_open_{false};  // start() has run: the program is loaded, the workers counted
   std::vector<BigStackThread> threads_;
   bool started_ = false;
+
+  // Muting: senders held back, by the actor they sent to (which the table
+  // holds a reference to); each muted sender is in one list, with the
+  // queue's reference it had.
+  bool muting_ = false;  // several workers
+  std::mutex mute_mutex_;
+  MutedSenders muted_;
+  std::atomic<uint64_t> mutes_{0};
 
   // Global queue: an intrusive list through Actor::next_ready.
   mutable std::mutex global_mutex_;

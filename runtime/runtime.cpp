@@ -549,6 +549,7 @@ RuntimeStats Runtime::stats() const {
   s.handed_back = d.handed_back;
   s.workers_allowed = d.workers_allowed;
   s.worker_changes = d.worker_changes;
+  s.mutes = d.mutes;
   if (distribution_) s.distribution = distribution_->stats();
   s.cycles = cycle_stats();
   s.live_actors = heap_.live();

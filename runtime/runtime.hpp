@@ -106,6 +106,9 @@ struct RuntimeStats {
   // how many times it changed that count (runtime/worker_governor.hpp).
   unsigned workers_allowed = 0;
   uint64_t worker_changes = 0;
+  // Senders held back for sending to an overloaded actor (back-pressure,
+  // runtime/dispatcher.hpp "Muting"; several workers only).
+  uint64_t mutes = 0;
   DistributionStats distribution;  // messages and topics across processes (when a distribution layer is installed)
   CycleStats cycles;               // the cycle collector's work
   int64_t live_actors = 0;         // actors of this runtime not freed yet, with every built-in one

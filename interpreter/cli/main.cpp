@@ -156,6 +156,8 @@ void print_stats(const humus::rt::RuntimeStats& s, bool cluster) {
   if (s.worker_changes)
     std::fprintf(stderr, "humus: stats: workers: %u running at the end; the governor changed the count %llu times\n",
                  s.workers_allowed, (unsigned long long)s.worker_changes);
+  if (s.mutes)
+    std::fprintf(stderr, "humus: stats: back-pressure: senders held back %llu times\n", (unsigned long long)s.mutes);
   const humus::rt::CycleStats& y = s.cycles;
   if (y.collections || y.gave_up)
     std::fprintf(stderr,
