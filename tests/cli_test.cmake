@@ -363,6 +363,24 @@ expect(stats_governor 0 "^#spun\n$"
 expect(stats_fixed_threads 0 "^#spun\n$" "^humus: stats: [0-9]+ events, 0 unhandled, 0 errors, [0-9]+ actors\n$"
        ARGS --threads 2 --fixed-threads --stats long_event.hum)
 
+# --stats: the back-pressure line. A producer looping through a ticker
+# floods a slow consumer on two fixed workers, so it is held back
+# (runtime/dispatcher.hpp, "Muting"); one worker holds nobody back, so no
+# such line.
+file(WRITE "${DIR}/flood.hum" "\
+DEF spin(n) AS IF $n = 0 0 ELSE spin(sub(n, 1))
+DEF consumer(count) AS \\k.[ IF $add(k, spin(300)) = 20000 [ SEND (#consumed, k) TO println ] ELSE [ BECOME consumer(k) ] ]
+CREATE con WITH consumer(0)
+DEF producer(k) AS \\ticker.[ SEND k TO con  IF $k = 20000 [] ELSE [ BECOME producer(add(k, 1))  SEND SELF TO ticker ] ]
+CREATE ticker WITH \\p.[ SEND ticker TO p ]
+SEND ticker TO NEW producer(1)
+")
+expect(stats_back_pressure 0 "^#consumed, 20000\n$"
+       "\nhumus: stats: back-pressure: senders held back [1-9][0-9]* times\n$"
+       ARGS --threads 2 --fixed-threads --stats flood.hum)
+expect(stats_no_back_pressure_one_worker 0 "^#consumed, 20000\n$" "^humus: stats: [0-9]+ events, 0 unhandled, 0 errors, [0-9]+ actors\n$"
+       ARGS --threads 1 --stats flood.hum)
+
 if(failures GREATER 0)
   message(FATAL_ERROR "${failures} humus command checks failed")
 endif()
