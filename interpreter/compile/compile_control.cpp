@@ -119,6 +119,10 @@ void Compiler::no_branch(Fn& fn, const ast::Expr& e, Dest d) {
 // `last`: nothing runs after the CASE (it is a tail), so an alternative
 // that no longer needs the subject may take its pair apart (consumable).
 void Compiler::case_of(Fn& fn, const ast::Expr& e, const Arm& arm, const std::function<void()>& none, bool last) {
+  if (spreads(e)) {
+    case_of_tuple(fn, e, arm, none);
+    return;
+  }
   ScopeGuard outer(fn);
   Operand subj = operand(fn, *e.body);
   const auto& alts = e.alternatives;
@@ -224,6 +228,49 @@ void Compiler::case_of(Fn& fn, const ast::Expr& e, const Arm& arm, const std::fu
     sw.plan();
     fn.proto->code[at].c = relative(fn, at, starts[run]);
   }
+}
+
+// CASE (x, y) OF ((a, x'), (b, y')) : ... END, every alternative a tuple
+// of as many parts as the subject (or _): the subject is never made. Its
+// parts are computed into registers and each alternative matches part i
+// against pattern i, as matching the tuple would after taking it apart.
+// (A pair made and taken apart per turn was most of a loop such as
+// recmatmul's `dot` over two lists; Erlang's compiler does the same.)
+bool Compiler::spreads(const ast::Expr& e) {
+  const ast::Expr& subject = *e.body;
+  Value folded;
+  if (subject.kind != ast::ExprKind::Tuple || subject.elements.size() < 2 || fold(subject, folded)) return false;
+  bool tuples = false;
+  for (const auto& a : e.alternatives) {
+    const ast::Pattern& p = *a.pattern;
+    if (p.kind == ast::PatternKind::Tuple && p.elements.size() == subject.elements.size())
+      tuples = true;
+    else if (p.kind != ast::PatternKind::Wildcard)
+      return false;  // a name or $value for the whole tuple, or another shape: made as usual
+  }
+  return tuples;
+}
+
+void Compiler::case_of_tuple(Fn& fn, const ast::Expr& e, const Arm& arm, const std::function<void()>& none) {
+  ScopeGuard outer(fn);
+  const auto& parts = e.body->elements;
+  // Every part before any matching, as the tuple would be made.
+  std::vector<uint32_t> regs;
+  for (const auto& x : parts) regs.push_back(operand(fn, *x).reg);
+  for (const ast::CaseAlt& a : e.alternatives) {
+    warn_rebinding(fn, *a.pattern);
+    ScopeGuard scope(fn);
+    check_unique(*a.pattern);
+    Labels fails;
+    Binders b;
+    // Not owned: the next alternative looks at the same registers.
+    if (a.pattern->kind == ast::PatternKind::Tuple)
+      for (size_t i = 0; i < parts.size(); ++i) match(fn, *a.pattern->elements[i], regs[i], false, fails, b);
+    publish(fn, b);
+    arm(*a.body);
+    patch(fn, fails, here(fn));
+  }
+  none();
 }
 
 // Whether an alternative may take the subject's pair apart for good: its

@@ -408,6 +408,8 @@ class Compiler {
   void no_branch(Fn& fn, const ast::Expr& e, Dest d);  // what IF or CASE leaves when no branch is taken
   void case_of(Fn& fn, const ast::Expr& e, const Arm& arm, const std::function<void()>& none, bool last = false);
   bool consumable(Fn& fn, const ast::CaseAlt& a, const ast::Expr& subject);
+  bool spreads(const ast::Expr& e);
+  void case_of_tuple(Fn& fn, const ast::Expr& e, const Arm& arm, const std::function<void()>& none);
   void match_consumed(Fn& fn, const ast::Pattern& p, uint32_t src, Labels& fails, Binders& b);
 
   // ---- tails, statements and blocks
