@@ -4,6 +4,8 @@
 // its end with every message handled once, in order per sender.
 #include <doctest/doctest.h>
 
+#include <chrono>
+
 #include "run_program.hpp"
 
 using humus::test::run_program;
@@ -52,6 +54,40 @@ const char* kProducerConsumer = R"(
   SEND ticker TO NEW producer(1)
 )";
 
+// a and b answer each message k > 0 with k - 1 to the other, so both are
+// overloaded and send to each other (an overloaded sender is never held
+// back: no deadlock); feeders send to a through a chain of forwarders, each
+// held back in turn; the counter hears every k = 0 and every feeder's end.
+const char* kFlood = R"(
+    DEF counter(zeros, fed) AS \msg.[
+      CASE msg OF
+      #zero : [ counted(add(zeros, 1), fed) ]
+      #fed : [ counted(zeros, add(fed, 1)) ]
+      END
+    ]
+    DEF counted(zeros, fed) AS [
+      BECOME counter(zeros, fed)
+      IF $(zeros, fed) = (6000, 2) [ SEND (#zeros, zeros, #fed, fed) TO println ] ELSE []
+    ]
+    CREATE count WITH counter(0, 0)
+    DEF flooder(other) AS \k.[ IF $k = 0 [ SEND #zero TO count ] ELSE [ SEND sub(k, 1) TO other ] ]
+    # Each learns the other from its first message.
+    CREATE a WITH \other.[ BECOME flooder(other) ]
+    CREATE b WITH \other.[ BECOME flooder(other) ]
+    SEND b TO a
+    SEND a TO b
+    DEF forward(next) AS \m.[ SEND m TO next ]
+    DEF chain(n, next) AS IF $n = 0 next ELSE chain(sub(n, 1), NEW forward(next))
+    DEF feeder(k, into) AS \_.[
+      IF $k = 0 [ SEND #fed TO count ]
+      ELSE [ SEND 7 TO into  BECOME feeder(sub(k, 1), into)  SEND #more TO SELF ]
+    ]
+    DEF flood(i) AS IF $i = 0 [] ELSE [ SEND 40 TO a  SEND 41 TO b  flood(sub(i, 1)) ]
+    flood(2000)
+    SEND #more TO NEW feeder(1000, chain(5, a))
+    SEND #more TO NEW feeder(1000, chain(3, b))
+)";
+
 // The lead the monitor printed (its line is the first: the consumer's last
 // event sends to the monitor before println).
 long largest_lead(const std::string& out) {
@@ -87,47 +123,28 @@ TEST_CASE("one worker holds nobody back: its ready queue keeps the pair in step"
   CHECK(largest_lead(r.out) < 200);
 }
 
+TEST_CASE("two workers of which the governor lets one run hold nobody back") {
+  // The governor's first look never ends (a window of an hour), so it
+  // keeps the one worker it starts with: a muted sender would only wait
+  // for that worker anyway.
+  humus::rt::GovernorSettings one_allowed;
+  one_allowed.window = std::chrono::hours(1);
+  one_allowed.max_window = std::chrono::hours(1);
+  auto r = run_program(kFlood, 2, "test.hum", false, nullptr, &one_allowed);
+  REQUIRE(r.err == "");
+  CHECK(r.out == "#zeros, 6000, #fed, 2\n");
+  CHECK(r.stats.workers_allowed == 1);
+  CHECK(r.stats.mutes == 0);
+}
+
 TEST_CASE("actors that flood each other, and a chain behind them, run to the end") {
-  // a and b answer each message k > 0 with k - 1 to the other, so both are
-  // overloaded and send to each other (an overloaded sender is never held
-  // back: no deadlock); feeders send to a through a chain of forwarders, each
-  // held back in turn; the counter hears every k = 0 and every feeder's end.
-  const char* program = R"(
-    DEF counter(zeros, fed) AS \msg.[
-      CASE msg OF
-      #zero : [ counted(add(zeros, 1), fed) ]
-      #fed : [ counted(zeros, add(fed, 1)) ]
-      END
-    ]
-    DEF counted(zeros, fed) AS [
-      BECOME counter(zeros, fed)
-      IF $(zeros, fed) = (6000, 2) [ SEND (#zeros, zeros, #fed, fed) TO println ] ELSE []
-    ]
-    CREATE count WITH counter(0, 0)
-    DEF flooder(other) AS \k.[ IF $k = 0 [ SEND #zero TO count ] ELSE [ SEND sub(k, 1) TO other ] ]
-    # Each learns the other from its first message.
-    CREATE a WITH \other.[ BECOME flooder(other) ]
-    CREATE b WITH \other.[ BECOME flooder(other) ]
-    SEND b TO a
-    SEND a TO b
-    DEF forward(next) AS \m.[ SEND m TO next ]
-    DEF chain(n, next) AS IF $n = 0 next ELSE chain(sub(n, 1), NEW forward(next))
-    DEF feeder(k, into) AS \_.[
-      IF $k = 0 [ SEND #fed TO count ]
-      ELSE [ SEND 7 TO into  BECOME feeder(sub(k, 1), into)  SEND #more TO SELF ]
-    ]
-    DEF flood(i) AS IF $i = 0 [] ELSE [ SEND 40 TO a  SEND 41 TO b  flood(sub(i, 1)) ]
-    flood(2000)
-    SEND #more TO NEW feeder(1000, chain(5, a))
-    SEND #more TO NEW feeder(1000, chain(3, b))
-  )";
   const auto settings = fixed_workers();
   uint64_t mutes = 0;
   for (int round = 0; round < 5; ++round) {
-    auto r = run_program(program, 2, "test.hum", false, nullptr, &settings);
+    auto r = run_program(kFlood, 2, "test.hum", false, nullptr, &settings);
     REQUIRE(r.err == "");
     REQUIRE(r.out == "#zeros, 6000, #fed, 2\n");
-    auto r4 = run_program(program, 4, "test.hum", false, nullptr, &settings);
+    auto r4 = run_program(kFlood, 4, "test.hum", false, nullptr, &settings);
     REQUIRE(r4.err == "");
     REQUIRE(r4.out == "#zeros, 6000, #fed, 2\n");
     mutes += r.stats.mutes + r4.stats.mutes;
