@@ -57,7 +57,16 @@ unsigned WorkerGovernor::step(Clock::time_point now, uint64_t events) {
       }
       const bool fewer = allowed_ < settled_;
       const bool wins = fewer ? rate >= baseline_rate_ * s_.fewer_if : rate > baseline_rate_ * s_.more_if;
-      if (wins) {
+      if (wins && !confirming_) {
+        // Once is not enough: a 3 ms window's rate swings by a third from
+        // one to the next (a token ring on two workers: 2.0-5.0M events/s),
+        // and the first baseline of a run is taken while it warms up. The
+        // same probe against a fresh baseline must win again.
+        confirming_ = true;
+        allowed_ = settled_;
+        phase_ = Phase::Baseline;
+        begin_window(now, events);
+      } else if (wins) {
         settle(now, allowed_, true);  // and the next probe goes on in the same direction
       } else {
         down_next_ = !down_next_;
@@ -97,6 +106,7 @@ double WorkerGovernor::window_rate(Clock::time_point now, uint64_t events, bool&
 }
 
 void WorkerGovernor::settle(Clock::time_point now, unsigned workers, bool changed, bool soon) {
+  confirming_ = false;
   if (changed) ++changes_;
   if (changed || soon) {
     interval_ = s_.first_interval;

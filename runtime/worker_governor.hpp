@@ -8,7 +8,8 @@
 // dispatcher runs `allowed()` workers and benches the rest, and this class
 // decides how many from what it sees: now and then it measures the event rate
 // for a short window, tries the other count for a window of the same length,
-// and keeps whichever ran more events (fewer workers on a near tie). A probe
+// and keeps whichever ran more events (fewer workers on a near tie), if it
+// does so twice in a row (one window pair is often wrong by chance). A probe
 // that changes nothing doubles the time to the next one, so a settled program
 // pays a probe window a second at most.
 //
@@ -72,6 +73,7 @@ class WorkerGovernor {
   bool down_next_ = true;    // the direction of the next probe, where both are open
   bool stretched_ = false;   // the present window waited for events
   bool remeasured_ = false;  // the baseline was measured again after such a wait
+  bool confirming_ = false;  // the probe won once: measuring both again
   uint64_t changes_ = 0;
 };
 

@@ -146,3 +146,29 @@ TEST_CASE("one worker: nothing to govern") {
   CHECK(sim.last == 1);
   CHECK(g.changes() == 0);
 }
+
+TEST_CASE("a probe that wins once by chance does not change the count") {
+  // The run's first window is slow (it warms up: a third of the rate), so
+  // the first probe of two workers, slower than one afterwards, beats it.
+  // The count changes only when the same probe wins again against a fresh
+  // baseline, which it does not.
+  const auto t0 = Clock::now();
+  WorkerGovernor g(2, GovernorSettings{}, t0);
+  auto sim = simulate(g, t0, 1000, [](unsigned w, double ms) { return ms < 3 ? 300.0 : w == 1 ? 1000.0 : 800.0; });
+  CHECK(sim.last == 1);
+  CHECK(g.changes() == 0);
+  CHECK(sim.ms_at[2] < 0.03 * 1000);
+}
+
+TEST_CASE("a probe that wins twice in a row changes the count, after one more window pair") {
+  const auto t0 = Clock::now();
+  WorkerGovernor g(2, GovernorSettings{}, t0);
+  // One window of the settled count, one of the probe, both again: the
+  // change comes after four windows (12 ms at the default 3 ms).
+  auto sim = simulate(g, t0, 11, [](unsigned w, double) { return w == 1 ? 1000.0 : 2000.0; });
+  CHECK(g.changes() == 0);
+  sim = simulate(
+      g, t0, 20, [](unsigned w, double) { return w == 1 ? 1000.0 : 2000.0; }, 11);
+  CHECK(g.changes() == 1);
+  CHECK(sim.last == 2);
+}
