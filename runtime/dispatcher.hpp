@@ -51,9 +51,10 @@
 // senders with them. Never a deadlock: a muted actor waits on a chain of
 // muted actors that ends at an overloaded one, which is never muted, so it
 // is queued or running until its backlog is gone. Only with several
-// workers, and only while the governor lets more than one run. Not caught: a backlog that grows while its actor waits in a
-// queue, not yet flagged; and a producer that loops on its own messages
-// (its turns are full, so it counts as overloaded and is never muted).
+// workers, and only while the governor lets more than one run. Not caught:
+// a backlog that grows while its actor waits in a queue, not yet flagged;
+// and a producer that loops on its own messages (its turns are full, so it
+// counts as overloaded and is never muted).
 //
 // Benched workers. A second worker can make a program slower (see
 // worker_governor.hpp), so only the first `allowed_` workers run; the rest

@@ -59,7 +59,7 @@ unsigned WorkerGovernor::step(Clock::time_point now, uint64_t events) {
       const bool wins = fewer ? rate >= baseline_rate_ * s_.fewer_if : rate > baseline_rate_ * s_.more_if;
       if (wins && !confirming_) {
         // Once is not enough: a 3 ms window's rate swings by a third from
-        // one to the next (a token ring on two workers: 2.0-5.0M events/s),
+        // one to the next (a token ring on one worker: 2.0-5.0M events/s),
         // and the first baseline of a run is taken while it warms up. The
         // same probe against a fresh baseline must win again.
         confirming_ = true;
