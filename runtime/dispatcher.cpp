@@ -487,6 +487,13 @@ uint64_t Dispatcher::events_run() const {
   return n;
 }
 
+bool Dispatcher::work_waiting() const {
+  if (global_size_.load(std::memory_order_relaxed)) return true;
+  for (const auto& w : workers_)
+    if (w->local.size()) return true;  // (another worker's ring: a guess, enough here)
+  return false;
+}
+
 void Dispatcher::govern() {
   if (!governor_) return;
   const auto real = WorkerGovernor::Clock::now();
@@ -497,7 +504,7 @@ void Dispatcher::govern() {
   // the cycle collector: a window that held a pause would read slow.
   const WorkerGovernor::Clock::duration paused(paused_ns_.load(std::memory_order_relaxed));
   const unsigned before = governor_->allowed();
-  const unsigned now_allowed = governor_->step(real - paused, events_run());
+  const unsigned now_allowed = governor_->step(real - paused, events_run(), work_waiting());
   governor_due_.store((governor_->next_step() + paused).time_since_epoch().count(), std::memory_order_relaxed);
   if (now_allowed == before) return;
   worker_changes_.store(governor_->changes(), std::memory_order_relaxed);

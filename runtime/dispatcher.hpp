@@ -229,6 +229,7 @@ class Dispatcher {
   // The governor, if its step is due (try-lock: one worker steps it).
   void govern();
   uint64_t events_run() const;
+  bool work_waiting() const;  // for the governor: some actor waits in a queue
   bool benched(const Worker& w) const { return w.index >= allowed_.load(std::memory_order_relaxed); }
   void bench(Worker& w);  // waits, its ring given away, until allowed again
   void rest();            // waits at a turn boundary while run_paused runs its job

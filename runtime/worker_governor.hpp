@@ -11,7 +11,8 @@
 // and keeps whichever ran more events (fewer workers on a near tie), if it
 // does so twice in a row (one window pair is often wrong by chance). A probe
 // that changes nothing doubles the time to the next one, so a settled program
-// pays a probe window a second at most.
+// pays a probe window a second at most. Events too long to measure a rate
+// allow every worker if some actor waits for one, else keep the count.
 //
 // Pure logic, stepped with the clock and the event count by the dispatcher
 // (runtime/dispatcher.cpp), so tests can drive it with made-up figures.
@@ -40,9 +41,10 @@ class WorkerGovernor {
   // Starts with one worker allowed.
   WorkerGovernor(unsigned workers, const GovernorSettings& settings, Clock::time_point now);
 
-  // `events`: the events run so far, by all workers. Returns how many
-  // workers may run from now on.
-  unsigned step(Clock::time_point now, uint64_t events);
+  // `events`: the events run so far, by all workers; `waiting`: whether
+  // some actor waits in a queue for a worker now. Returns how many workers
+  // may run from now on.
+  unsigned step(Clock::time_point now, uint64_t events, bool waiting = true);
   unsigned allowed() const { return allowed_; }
   // When step() next has something to do.
   Clock::time_point next_step() const { return phase_end_; }
@@ -59,6 +61,8 @@ class WorkerGovernor {
   // interval if the count `changed` (or `soon`), else after twice the last.
   void settle(Clock::time_point now, unsigned workers, bool changed, bool soon = false);
   unsigned probe_target() const;
+  // The count to run when a window has too few events to measure.
+  unsigned long_events_count(bool waiting) const;
 
   const unsigned workers_;
   const GovernorSettings s_;

@@ -352,13 +352,17 @@ expect(stats_put_off 0 "^#spun\n$"
        "humus: stats: cycles: 0 collections, 0 actors collected, [0-9]+ actors live; pauses 0.000 ms in all, 0.000 ms the longest; [1-9][0-9]* put off for a busy event\n$"
        ARGS --threads 1 --cycle-check 1000 --stats busy.hum)
 
-# --stats: the worker governor's line. One long event on two workers: the
-# governor starts with one, and the benched worker, finding too few events to
-# measure, lets every worker run (a change of the count). --fixed-threads has
-# no governor, so no such line.
+# --stats: the worker governor's line. Two long events on two workers: the
+# governor starts with one worker, and the benched one, finding too few
+# events to measure while an actor waits its turn, lets every worker run (a
+# change of the count). One long event with nobody waiting changes nothing,
+# so no such line; nor with --fixed-threads, which has no governor.
 file(WRITE "${DIR}/long_event.hum" "DEF spin(n) AS IF $n = 0 #spun ELSE spin(sub(n, 1))\nSEND #go TO NEW \\_.[ SEND spin(60000000) TO println ]\n")
-expect(stats_governor 0 "^#spun\n$"
+file(WRITE "${DIR}/long_events.hum" "DEF spin(n) AS IF $n = 0 #spun ELSE spin(sub(n, 1))\nDEF spinner AS \\_.[ SEND spin(40000000) TO println ]\nSEND #go TO NEW spinner\nSEND #go TO NEW spinner\n")
+expect(stats_governor 0 "^#spun\n#spun\n$"
        "\nhumus: stats: workers: 2 running at the end; the governor changed the count 1 times\n$"
+       ARGS --threads 2 --stats long_events.hum)
+expect(stats_governor_one_event 0 "^#spun\n$" "^humus: stats: [0-9]+ events, 0 unhandled, 0 errors, [0-9]+ actors\n$"
        ARGS --threads 2 --stats long_event.hum)
 expect(stats_fixed_threads 0 "^#spun\n$" "^humus: stats: [0-9]+ events, 0 unhandled, 0 errors, [0-9]+ actors\n$"
        ARGS --threads 2 --fixed-threads --stats long_event.hum)

@@ -24,15 +24,16 @@ struct Simulation {
   unsigned last = 0;
 };
 
-// Steps the governor every 100 µs, as busy workers do, for `ms` milliseconds.
+// Steps the governor every 100 µs, as busy workers do, for `ms` milliseconds;
+// `waiting`: whether actors wait in the queues meanwhile.
 Simulation simulate(WorkerGovernor& g, Clock::time_point start, double ms, const RateFn& rate, double offset_ms = 0,
-                    double* events_io = nullptr) {
+                    double* events_io = nullptr, bool waiting = true) {
   Simulation sim;
   double events = events_io ? *events_io : 0;
   const double dt = 0.1;
   for (double t = 0; t < ms; t += dt) {
     const auto now = start + std::chrono::microseconds(int64_t((offset_ms + t) * 1000));
-    const unsigned a = g.step(now, uint64_t(events));
+    const unsigned a = g.step(now, uint64_t(events), waiting);
     sim.ms_at[a] += dt;
     events += rate(a, offset_ms + t) * dt;
   }
@@ -98,6 +99,18 @@ TEST_CASE("too few events to measure: every worker stays allowed") {
   CHECK(sim.last == 2);
   CHECK(g.changes() == 1);           // from the one it starts with
   CHECK(sim.ms_at[1] < 0.1 * 3000);  // it did look now and then
+}
+
+TEST_CASE("too few events to measure and nobody waiting: the count stays") {
+  // One long event at a time, nothing queued behind it: a second worker
+  // would have nothing to run.
+  const auto t0 = Clock::now();
+  WorkerGovernor g(2, GovernorSettings{}, t0);
+  auto sim = simulate(
+      g, t0, 3000, [](unsigned, double) { return 2.0; }, 0, nullptr, /*waiting=*/false);
+  CHECK(sim.last == 1);
+  CHECK(g.changes() == 0);
+  CHECK(sim.ms_at[2] == 0);
 }
 
 TEST_CASE("a program that changes phase is followed within about a second") {
