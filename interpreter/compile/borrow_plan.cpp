@@ -36,6 +36,7 @@ bool looks_or_copies(Op op) {
   switch (op) {
     case Op::MOVE:
     case Op::PAIR:
+    case Op::HOLE:
     case Op::SEND:
     case Op::JNWORD:
     case Op::JNEQ:
@@ -67,7 +68,7 @@ bool looks_or_copies(Op op) {
 }
 
 // Instructions whose move out of a register (x) can be a copy instead.
-bool copies_instead(Op op) { return op == Op::MOVE || op == Op::PAIR || op == Op::SEND; }
+bool copies_instead(Op op) { return op == Op::MOVE || op == Op::PAIR || op == Op::HOLE || op == Op::SEND; }
 
 bool pushes_frame(Op op) { return op == Op::CALL || op == Op::CALLST || op == Op::BECOMEF; }
 
@@ -190,6 +191,8 @@ class Borrower {
       } else if (in.op == Op::PAIR) {
         if (has(b, in.b)) in.x = uint8_t(in.x & ~1);
         if (has(b, in.c)) in.x = uint8_t(in.x & ~2);
+      } else if (in.op == Op::HOLE && in.b == 1 && has(b, in.a)) {
+        in.x = 0;
       } else if (in.op == Op::RET) {
         in.op = Op::RETB;
         if (has(b, in.a)) in.x |= 1;  // a part of the list: counted before the anchor lets go

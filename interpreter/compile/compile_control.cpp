@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <functional>
 
+#include "interpreter/engine/fast_builtins.hpp"
+
 namespace humus::compile::codegen {
 
 // The one walk (Dest): LET ... IN, IF and CASE are taken apart here for
@@ -316,6 +318,16 @@ void Compiler::finish(Fn& fn, Mode mode, ast::Loc l) {
   }
 }
 
+// A tuple whose last element is a call that is not a built-in computed in
+// place (that one gains nothing from being a tail call).
+bool Compiler::ends_in_call(const ast::Expr& tuple) {
+  const size_t n = tuple.elements.size();
+  if (n < 2 || n > 4096) return false;
+  const ast::Expr& last = *tuple.elements[n - 1];
+  if (last.kind != ast::ExprKind::Call) return false;
+  return last.callee->kind != ast::ExprKind::Var || !engine::fast_builtin(last.callee->name);
+}
+
 // The last word of a function body, in each mode (proto.hpp): the code ends here.
 void Compiler::expr_tail(Fn& fn, const ast::Expr& e, Mode mode) {
   switch (e.kind) {
@@ -333,6 +345,27 @@ void Compiler::expr_tail(Fn& fn, const ast::Expr& e, Mode mode) {
     case ast::ExprKind::Const:
       if (mode == Mode::Value) {
         emit(fn, Op::RETK, e.loc, 0, constant_index(fn, constant(e.constant)));
+        return;
+      }
+      break;
+    case ast::ExprKind::Tuple:
+      if (mode == Mode::Value && ends_in_call(e)) {
+        // (x, f(y)): the tuple is made first, open at its end (HOLE), and
+        // the call is a tail call whose value fills it. A recursion that
+        // builds a list this way (`(x, init(rest))`) runs as a loop.
+        const size_t n = e.elements.size() - 1;
+        {
+          TempGuard temps(fn);
+          if (n == 1) {  // one part: read where it is, as PAIR does (x: 1 = move it)
+            const Operand part = operand(fn, *e.elements[0]);
+            emit(fn, Op::HOLE, e.loc, part.reg, 1, 0, part.temp ? 1 : 0);
+          } else {
+            const uint32_t base = alloc(fn, uint32_t(n), e.loc);
+            for (size_t i = 0; i < n; ++i) expr(fn, *e.elements[i], base + uint32_t(i));
+            emit(fn, Op::HOLE, e.loc, base, uint32_t(n), 0, 1);
+          }
+        }
+        expr_tail(fn, *e.elements[n], mode);
         return;
       }
       break;

@@ -61,6 +61,9 @@ void plan_moves(Proto& p) {
       case Op::SEND:
         if (in.a != in.b && last(in.a)) in.x |= 1;
         break;
+      case Op::HOLE:  // one part, copied: moved when read for the last time
+        if (in.b == 1 && last(in.a)) in.x |= 1;
+        break;
       case Op::UNPAIR:
       case Op::UNPAIRJ:
       case Op::TAIL:  // UNPAIRJ takes the pair apart only on the way on

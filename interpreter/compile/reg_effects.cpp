@@ -79,6 +79,10 @@ void reg_effects(const Proto& p, uint32_t i, RegEffects& e) {
         if (r != a) e.empties.push_back(r);
       e.writes = {a};
       break;
+    case Op::HOLE:  // into the frame's CallInfo: taken over (x = 1), or copied
+      range(e.reads, a, b);
+      if (in.x & 1) e.empties = e.reads;
+      break;
     case Op::NEW:
       e.reads = {b};
       e.writes = {a};

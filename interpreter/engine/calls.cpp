@@ -96,13 +96,14 @@ namespace {
 // failure: the C++ exception goes on to the caller of the entry). Frames
 // that ran value code with borrowed registers hold those uncounted
 // (compile/borrow_plan.hpp): they are emptied first, and the anchor that
-// counts them released. `ran`: false when the entry frame failed before its
-// first instruction (its BORROW).
+// counts them released; so is a tuple HOLE left open. `ran`: false when the
+// entry frame failed before its first instruction (its BORROW).
 void unwind(VmState& vm, size_t entry, bool ran = true) {
   size_t end = vm.calls[entry].base;
   for (size_t i = entry; i < vm.calls.size(); ++i) {
     const CallInfo& c = vm.calls[i];
     end = std::max<size_t>(end, c.base + c.proto->nregs);
+    if (c.hole) release_word(c.root);  // a tuple HOLE made, still open
     if (c.kind == Kind::Value && c.proto->borrowed && (ran || i > entry)) {
       for (uint32_t m = c.proto->borrowed; m; m &= m - 1) vm.stack[c.base + uint32_t(__builtin_ctz(m))].leak_bits();
       release_anchor(vm.calls[i]);

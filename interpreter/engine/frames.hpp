@@ -59,6 +59,11 @@ struct CallInfo {
   // by a push: read only in such frames.
   uint64_t anchor;
   uint64_t keep;
+  // A value tail call's pending tuple (tail modulo cons, HOLE): `root`, the
+  // tuple this frame's value ends (counted), and `hole`, its last tail,
+  // where that value goes when the frame returns. Null: nothing pending.
+  rt::Value* hole = nullptr;
+  uint64_t root = 0;
 };
 
 // The frames, innermost last: a plain array (pushed and popped on every
@@ -92,6 +97,7 @@ class CallStack {
     c->entry = false;
     c->f_borrowed = f_borrowed;
     c->has_site = false;
+    c->hole = nullptr;
     return c;
   }
   void pop_back() { --top_; }

@@ -27,6 +27,10 @@ OP(GROUP)      // R(a .. a+n-1) = the closures of group plan b (mutually recursi
 OP(BLOCK)      // R(a) = a new block value: block plan b
 OP(PAIR)       // R(a) = (R(b), R(c))                          x: 1 = move R(b), 2 = move R(c)
 OP(TUPLE)      // R(a) = (R(b), ..., R(b+c-1)), taking them over
+OP(HOLE)       // (R(a), ..., R(a+b-1), _): the frame's value will be this tuple, its
+               //   last part the value the frame returns (the tail call that
+               //   follows); pending in the CallInfo (tail modulo cons)
+               //   x: 1 = take R(a ..) over (else b = 1 and R(a) is copied)
 OP(NEWACTOR)   // R(a) = a new actor, behavior to come (CREATE), named by the symbol K(b-1) (b = 0: no name)
 OP(NEW)        // R(a) = a new actor with behavior R(b)
 OP(SETBEH)     // actor R(a) gets behavior R(b) (CREATE ... WITH)

@@ -217,6 +217,23 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
     R[INS.a] = tuple_of(R + INS.b, INS.c);
     NEXT();
   }
+  CASE(HOLE) {
+    // (x, f(y)) as a function's value: the tuple is made now, its last part
+    // left open, and f's call becomes a tail call (a loop, when f is the
+    // running function). The value this frame returns fills the hole.
+    for (uint32_t i = 0; i < INS.b; ++i) {
+      Value part;
+      part.put_bits((INS.x & 1) ? R[INS.a + i].leak_bits() : Value::retain_bits(R[INS.a + i].bits()));
+      auto* p = new rt::Pair(std::move(part), Value::nil());
+      const uint64_t bits = Value::adopt(p).leak_bits();
+      if (ci->hole)
+        ci->hole->put_bits(bits);
+      else
+        ci->root = bits;
+      ci->hole = &p->tail;
+    }
+    NEXT();
+  }
   CASE(NEWACTOR) {
     R[INS.a] = cx.rt.new_actor(Value(), INS.b ? K[INS.b - 1].symbol_id() : rt::Actor::kNoName);
     NEXT();
@@ -801,7 +818,7 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
   do_ret:
     const uint64_t v = R[INS.a].leak_bits();
     drop_named(R, INS.x, INS.b, P->nregs);
-    if (ci->entry) [[unlikely]] {
+    if (ci->entry || ci->hole) [[unlikely]] {
       result.put_bits(v);
       goto do_return_dropped;
     }
@@ -818,7 +835,7 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
   CASE(RETK) {
   do_retk:
     drop_named(R, INS.x, INS.c, P->nregs);
-    if (ci->entry) [[unlikely]] {
+    if (ci->entry || ci->hole) [[unlikely]] {
       result = K[INS.b];
       goto do_return_dropped;
     }
@@ -925,6 +942,11 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
 do_return :  // a value frame ends with `result`
              drop_regs(R, 0, P->nregs);
 do_return_dropped : drop_function(R, *ci);
+if (ci->hole) [[unlikely]] {  // the value ends the tuple HOLE made, which is the frame's value
+  ci->hole->put_bits(result.leak_bits());
+  ci->hole = nullptr;
+  result.put_bits(ci->root);
+}
 if (ci->entry) {
   vm.calls.pop_back();
   CHECK_EMPTY();
