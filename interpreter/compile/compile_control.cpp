@@ -319,11 +319,13 @@ void Compiler::finish(Fn& fn, Mode mode, ast::Loc l) {
 }
 
 // A tuple whose last element is a call that is not a built-in computed in
-// place (that one gains nothing from being a tail call).
+// place (that one gains nothing from being a tail call), or a tuple that
+// ends so: `(a, (b, f(x)))` is two HOLEs, then the call.
 bool Compiler::ends_in_call(const ast::Expr& tuple) {
   const size_t n = tuple.elements.size();
   if (n < 2 || n > 4096) return false;
   const ast::Expr& last = *tuple.elements[n - 1];
+  if (last.kind == ast::ExprKind::Tuple) return ends_in_call(last);
   if (last.kind != ast::ExprKind::Call) return false;
   return last.callee->kind != ast::ExprKind::Var || !engine::fast_builtin(last.callee->name);
 }

@@ -34,6 +34,12 @@ TEST_CASE("several parts before the call go into the open tuple at once") {
   CHECK(has(f, "TAILCALL"));
 }
 
+TEST_CASE("a tuple ending in a tuple that ends in a call: two HOLEs") {
+  const std::string code = code_of("DEF f(x) AS (x, (x, f(x)))\n");
+  const std::string f = function(code, "1:5");
+  CHECK(has(f, "   0   1:14  HOLE        a=0 b=1 c=0\n   1   1:18  HOLE        a=0 b=1 c=0\n"));
+}
+
 TEST_CASE("a tuple ending in a built-in computed in place, or in no call, is made whole") {
   const std::string code = code_of(
       "DEF f(x) AS (x, add(x, 1))\n"
