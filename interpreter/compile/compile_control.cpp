@@ -318,16 +318,19 @@ void Compiler::finish(Fn& fn, Mode mode, ast::Loc l) {
   }
 }
 
-// A tuple whose last element is a call that is not a built-in computed in
-// place (that one gains nothing from being a tail call), or a tuple that
-// ends so: `(a, (b, f(x)))` is two HOLEs, then the call.
-bool Compiler::ends_in_call(const ast::Expr& tuple) {
+// A tuple whose last element is a call, or a tuple that ends so: `(a, (b,
+// f(x)))` is two HOLEs, then the call. Not a call of a built-in computed in
+// place, nor of a small function whose body is compiled at the call
+// (compile_inline.cpp): neither has a frame to save, nor can recurse.
+bool Compiler::ends_in_call(const Fn& fn, const ast::Expr& tuple) const {
   const size_t n = tuple.elements.size();
   if (n < 2 || n > 4096) return false;
   const ast::Expr& last = *tuple.elements[n - 1];
-  if (last.kind == ast::ExprKind::Tuple) return ends_in_call(last);
+  if (last.kind == ast::ExprKind::Tuple) return ends_in_call(fn, last);
   if (last.kind != ast::ExprKind::Call) return false;
-  return last.callee->kind != ast::ExprKind::Var || !engine::fast_builtin(last.callee->name);
+  if (last.callee->kind != ast::ExprKind::Var) return true;
+  const std::string& name = last.callee->name;
+  return !engine::fast_builtin(name) && !(inlinable_.count(name) && !bound_locally(fn, name));
 }
 
 // The last word of a function body, in each mode (proto.hpp): the code ends here.
@@ -351,7 +354,7 @@ void Compiler::expr_tail(Fn& fn, const ast::Expr& e, Mode mode) {
       }
       break;
     case ast::ExprKind::Tuple:
-      if (mode == Mode::Value && ends_in_call(e)) {
+      if (mode == Mode::Value && ends_in_call(fn, e)) {
         // (x, f(y)): the tuple is made first, open at its end (HOLE), and
         // the call is a tail call whose value fills it. A recursion that
         // builds a list this way (`(x, init(rest))`) runs as a loop.

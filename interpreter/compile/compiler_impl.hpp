@@ -328,7 +328,7 @@ class Compiler {
   // The leaves of the walk, for each kind of destination.
   void expr_value(Fn& fn, const ast::Expr& e, uint32_t dst);
   void expr_tail(Fn& fn, const ast::Expr& e, Mode mode);
-  static bool ends_in_call(const ast::Expr& tuple);
+  bool ends_in_call(const Fn& fn, const ast::Expr& tuple) const;
   void expr_stmt(Fn& fn, const ast::Expr& e, bool ends);
   Operand operand(Fn& fn, const ast::Expr& e);
   Value constant(const ast::Constant& c);

@@ -48,6 +48,17 @@ TEST_CASE("a tuple ending in a built-in computed in place, or in no call, is mad
   CHECK_FALSE(has(code, "HOLE"));
 }
 
+TEST_CASE("a tuple ending in a call of a small function keeps the call compiled in place") {
+  // next_random's body is inlined at a value's call (compile_inline.cpp):
+  // no frame to save, so no HOLE, and the tail call would have lost that.
+  const std::string code = code_of(
+      "DEF next_random(x) AS mod(add(mul(x, 1309), 13849), 65536)\n"
+      "DEF step(s) AS (s, next_random(s))\n");
+  const std::string step = function(code, "2:5");
+  CHECK_FALSE(has(step, "HOLE"));
+  CHECK(has(step, "JNCODE"));
+}
+
 TEST_CASE("statement and behavior code make the tuple whole: only a value is filled in") {
   // The same body run as a statement (EXEC of its value) calls g first.
   const std::string code = code_of("DEF f(x) AS (x, g(x))\n");
