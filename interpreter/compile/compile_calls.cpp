@@ -3,6 +3,7 @@
 #include "interpreter/compile/compiler_impl.hpp"
 
 #include <algorithm>
+#include <cassert>
 #include <optional>
 #include <set>
 #include <string_view>
@@ -89,8 +90,8 @@ uint32_t Compiler::known_arity(Fn& fn, const ast::Expr& callee) {
 // call of the function itself (bit i), when no later argument reads that
 // register; a parameter passed on unchanged is not even moved. TAILCALL
 // then finds it there, whoever the callee turns out to be.
-Compiler::CallSetup Compiler::setup_call(Fn& fn, const ast::Expr& e, bool moves, uint32_t prefer, uint32_t* global,
-                                         uint8_t* in_place) {
+// The arguments a call passes one by one (one: the argument as it is).
+std::vector<const ast::Expr*> Compiler::call_args(Fn& fn, const ast::Expr& e) {
   std::vector<const ast::Expr*> args;
   if (e.argument && e.argument->kind == ast::ExprKind::Tuple && e.argument->elements.size() >= 2 &&
       e.argument->elements.size() <= kMaxSpread && known_arity(fn, *e.callee) != 1) {
@@ -98,28 +99,50 @@ Compiler::CallSetup Compiler::setup_call(Fn& fn, const ast::Expr& e, bool moves,
   } else if (e.argument) {
     args.push_back(e.argument.get());
   }
+  return args;
+}
+
+// Which arguments may be written over their parameter (bit i: over R(i)):
+// none of the later arguments reads that register (resolved by name, so
+// aliases count too).
+uint8_t Compiler::in_place_args(Fn& fn, const std::vector<const ast::Expr*>& args) {
+  if (!fn.code || args.empty()) return 0;
+  auto saved = std::move(fn.reads);
+  fn.reads.clear();
+  std::vector<std::set<uint32_t>> later(args.size() + 1);  // registers read by args i.. (suffix)
+  for (size_t i = args.size(); i-- > 0;) {
+    later[i] = later[i + 1];
+    for (const auto& name : free_names(*args[i])) {
+      Resolved r = resolve(fn, name);
+      if (r.kind == Resolved::Kind::Reg) later[i].insert(r.index);
+    }
+  }
+  fn.reads = std::move(saved);
+  uint8_t direct = 0;
+  for (uint32_t i = 0; i < args.size() && i < fn.proto->arity; ++i)
+    if (!later[i + 1].count(i)) direct |= uint8_t(1u << i);
+  return direct;
+}
+
+// A statement's tail call that may be a call of the running function with
+// every argument in place (TAILSELFST): a global callee, as many arguments
+// as this function's parameters, each free to go over its parameter.
+bool Compiler::self_call_in_place(Fn& fn, const ast::Expr& e) {
+  if (!fn.code || e.callee->kind != ast::ExprKind::Var || resolve(fn, e.callee->name).kind != Resolved::Kind::Global)
+    return false;
+  const std::vector<const ast::Expr*> args = call_args(fn, e);
+  const auto n = uint32_t(args.size());
+  return n > 0 && n == fn.proto->arity && n <= kMaxSpread && in_place_args(fn, args) == (1u << n) - 1;
+}
+
+Compiler::CallSetup Compiler::setup_call(Fn& fn, const ast::Expr& e, bool moves, uint32_t prefer, uint32_t* global,
+                                         uint8_t* in_place) {
+  const std::vector<const ast::Expr*> args = call_args(fn, e);
   const auto n = uint32_t(args.empty() ? 1 : args.size());
   const uint32_t a = prefer + 1 == fn.top ? prefer : alloc(fn, 1, e.loc);
   alloc(fn, n, e.loc);
 
-  // Which arguments may be written over their parameter: none of the later
-  // arguments reads that register (resolved by name, so aliases count too).
-  uint8_t direct = 0;
-  if (in_place && fn.code && !args.empty()) {
-    auto saved = std::move(fn.reads);
-    fn.reads.clear();
-    std::vector<std::set<uint32_t>> later(args.size() + 1);  // registers read by args i.. (suffix)
-    for (size_t i = args.size(); i-- > 0;) {
-      later[i] = later[i + 1];
-      for (const auto& name : free_names(*args[i])) {
-        Resolved r = resolve(fn, name);
-        if (r.kind == Resolved::Kind::Reg) later[i].insert(r.index);
-      }
-    }
-    fn.reads = std::move(saved);
-    for (uint32_t i = 0; i < args.size() && i < fn.proto->arity; ++i)
-      if (!later[i + 1].count(i)) direct |= uint8_t(1u << i);
-  }
+  const uint8_t direct = in_place ? in_place_args(fn, args) : 0;
   if (in_place) *in_place = 0;
 
   std::vector<uint32_t> reads;
@@ -191,11 +214,14 @@ void Compiler::call(Fn& fn, const ast::Expr& e, CallAs how, uint32_t dst, uint8_
   Labels inlined;  // the inlined body's jump past the call (compile_inline.cpp)
   if (how == CallAs::Value) inline_call(fn, e, dst, inlined);
   const bool ends = how == CallAs::Tail || how == CallAs::StmtTail;
-  const bool direct = how == CallAs::Value || how == CallAs::Tail;
+  // A statement's loop (`[ ... loop(add(i, 1)) ]`) sets its arguments out
+  // over its parameters, as a value's tail call does.
+  const bool self = how == CallAs::StmtTail && self_call_in_place(fn, e);
+  const bool direct = how == CallAs::Value || how == CallAs::Tail || self;
   uint32_t global = 0;
   uint8_t same = 0;
   auto [a, n] = setup_call(fn, e, ends, how == CallAs::Value ? dst : kNoReg, direct ? &global : nullptr,
-                           how == CallAs::Tail ? &same : nullptr);
+                           how == CallAs::Tail || self ? &same : nullptr);
   switch (how) {
     case CallAs::Value:
       emit(fn, Op::CALL, e.loc, a, n, global);
@@ -210,7 +236,12 @@ void Compiler::call(Fn& fn, const ast::Expr& e, CallAs how, uint32_t dst, uint8_
       emit(fn, Op::CALLST, e.loc, a, n, 0, site);
       return;
     case CallAs::StmtTail:
-      emit(fn, Op::TAILCALLST, e.loc, a, n, 0, site);
+      if (self) {
+        assert(global && same == (1u << n) - 1);
+        emit(fn, Op::TAILSELFST, e.loc, a, n, global, site);
+      } else {
+        emit(fn, Op::TAILCALLST, e.loc, a, n, 0, site);
+      }
       emit(fn, Op::DROPS, e.loc, kDropAll);  // filled in by plan_drops
       return;
   }

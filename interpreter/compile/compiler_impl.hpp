@@ -377,6 +377,9 @@ class Compiler {
   };
   CallSetup setup_call(Fn& fn, const ast::Expr& e, bool moves, uint32_t prefer, uint32_t* global = nullptr,
                        uint8_t* in_place = nullptr);
+  std::vector<const ast::Expr*> call_args(Fn& fn, const ast::Expr& e);
+  uint8_t in_place_args(Fn& fn, const std::vector<const ast::Expr*>& args);
+  bool self_call_in_place(Fn& fn, const ast::Expr& e);
   bool builtin_call(Fn& fn, const ast::Expr& e, uint32_t dst);
   // How many parameters the callee is known to take where the call is
   // compiled (0: not known); see known_arity_.

@@ -8,7 +8,9 @@
 // one way back is a call of the running function itself in a value tail
 // (TAILCALL), which starts the value entry again without emptying the
 // frame: what it leaves flows into that entry, and the pass runs again
-// until that set is stable.
+// until that set is stable. (A statement's call of itself, TAILSELFST,
+// releases what it leaves first, so the statement entry starts with the
+// parameters alone.)
 //
 // That is one of two plans. In the other, such a call releases what it
 // leaves (TAILCALLD: it runs its DROPS word on itself too), so the entry
@@ -142,8 +144,8 @@ class Planner {
       // argument passed in place leaves its register as it was).
       RegSet left = cur_;
       for (uint32_t k = 0; k < in.b; ++k)
-        if (!(is_value_tail_call(in.op) && ((in.x >> k) & 1))) left.remove(uint32_t(in.a) + 1 + k);
-      if (!(is_value_tail_call(in.op) && in.c)) left.remove(in.a);
+        if (!((args_in_place(in) >> k) & 1)) left.remove(uint32_t(in.a) + 1 + k);
+      if (!callee_is_global(in)) left.remove(in.a);
       Instr& drops = p_.code.at(i + 1);  // the DROPS word
       plan(left, drops.a, drops.x);
       if (live_) {

@@ -201,9 +201,10 @@ void reg_effects(const Proto& p, uint32_t i, RegEffects& e) {
     case Op::TAILSELF:  // made after the passes; as TAILCALL
     case Op::TAILSELFD:
     case Op::TAILCALLST:
-      if (!(is_value_tail_call(in.op) && c)) e.reads.push_back(a);
-      for (uint32_t r = 0; r < b; ++r)  // TAILCALL's x: argument r is parameter r, passed on in place
-        e.reads.push_back(is_value_tail_call(in.op) && ((in.x >> r) & 1) ? r : a + 1 + r);
+    case Op::TAILSELFST:
+      if (!callee_is_global(in)) e.reads.push_back(a);
+      for (uint32_t r = 0; r < b; ++r)  // argument r is parameter r, passed on in place
+        e.reads.push_back(((args_in_place(in) >> r) & 1) ? r : a + 1 + r);
       e.falls_through = false;
       e.tail_call = true;
       break;

@@ -36,6 +36,17 @@ inline bool is_value_tail_call(engine::Op op) {
          op == engine::Op::TAILSELFD;
 }
 
+// A tail call's arguments passed in place (bit i: argument i is in R(i),
+// the parameter it replaces), and whether its callee is a global (none in
+// R(a)).
+inline uint32_t args_in_place(const engine::Instr& in) {
+  if (is_value_tail_call(in.op)) return in.x;
+  return in.op == engine::Op::TAILSELFST ? (1u << in.b) - 1 : 0;
+}
+inline bool callee_is_global(const engine::Instr& in) {
+  return (is_value_tail_call(in.op) && in.c) || in.op == engine::Op::TAILSELFST;
+}
+
 // The effects of instruction `i` of `p` (cleared first).
 void reg_effects(const engine::Proto& p, uint32_t i, RegEffects& e);
 

@@ -105,6 +105,9 @@ OP(TAILSELF)    // TAILCALL of a global with every argument in place, b the runn
 OP(TAILSELFD)   // the same of TAILCALLD
 OP(CALLST)      // run the callee's body as a statement          x: 1 = keep the frame's site
 OP(TAILCALLST)  // the same, as this statement code's last word  x: 1 = keep the frame's site
+OP(TAILSELFST)  // TAILCALLST of global G(c-1) with every argument in place (R(0 .. b-1)), b the
+                //   running function's arity: when the global holds the running function,
+                //   its DROPS word runs and its statement code starts again; else TAILCALLST
 OP(DROPS)       // not run: the word after a tail call, a = how many registers it
                 //   releases (a drop bound, proto.hpp)
 OP(BECOMEF)     // BECOME of a behavior factory's call: the captures go pending and

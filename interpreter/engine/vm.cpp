@@ -756,8 +756,36 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
     for (uint32_t i = 1; i <= INS.b; ++i) R[INS.a + i] = Value();
     goto do_exec;
   }
+  // A statement's loop: the call of a global with every argument in place
+  // (compile_calls.cpp). When the global holds the running function, what
+  // else the frame holds is released and its statement code starts again.
+  CASE(TAILSELFST) {
+    SAFE_POINT();
+    {
+      const GlobalRef& g = P->globals[INS.c - 1];
+      const uint64_t f = g.cell->load(std::memory_order_acquire);
+      if (f == R[-1].bits()) [[likely]] {
+        if (!((INS.x & 1) && ci->has_site)) {
+          ci->site = LOC();
+          ci->has_site = true;
+        }
+        drop_after_tail_call(R, *pc, INS.b, P->nregs);
+        ci->kind = Kind::Stmt;  // from a behavior's code too, as TAILCALLST
+        pc = P->code.data() + P->entry_stmt;
+        NEXT();
+      }
+      // Another function (the name defined again): the callee and its
+      // arguments where TAILCALLST takes them.
+      if (!f) [[unlikely]]
+        undefined_global(cx.rt.globals().name(g.slot), cx, LOC());
+      R[INS.a] = Value::from_immortal_bits(f);
+      for (uint32_t i = 0; i < INS.b; ++i) R[INS.a + 1 + i] = std::move(R[i]);
+    }
+    goto tail_call_st;
+  }
   CASE(TAILCALLST) {
     SAFE_POINT();
+  tail_call_st:
     const Value& fn = R[INS.a];
     if (is_humus(fn)) [[likely]] {
       const Proto* callee = &code_of(fn).proto;
