@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "runtime/builtins/functions.hpp"
 #include "runtime/equality.hpp"
 #include "runtime/packed.hpp"
 #include "runtime/print.hpp"
@@ -119,4 +120,32 @@ TEST_CASE("a line that is not UTF-8 is refused; no line gives NIL") {
   CHECK(b.lines() == 1);
   LinesBuilder none;
   CHECK(none.finish().is_nil());
+}
+
+TEST_CASE("drop and nth over packed lines give what they give over the list by hand") {
+  // native_drop walks cells without counting them (runtime/builtins/lists.cpp):
+  // across owners, into a slice, and past the end.
+  Sample s(40000);
+  auto native = [](const char* name) {
+    for (Native* n : builtin_functions())
+      if (std::string(name) == n->name) return n;
+    FAIL("no built-in " << name);
+    return static_cast<Native*>(nullptr);
+  };
+  Native* drop = native("native_drop");
+  Native* nth = native("native_nth");
+  const int64_t first = s.packed.as<Lines>()->count;
+  const Value slice = lines_rest(s.packed, 7);
+  const Value slice_listed = by_hand(std::vector<std::string>(s.texts.begin() + 7, s.texts.end()));
+  for (int64_t k :
+       {int64_t(0), int64_t(1), first - 1, first, first + 1, int64_t(39999), int64_t(40000), int64_t(40001)}) {
+    CAPTURE(k);
+    const Value n = Value::small(k);
+    CHECK(equal(drop->fn2(n, s.packed), drop->fn2(n, s.listed)));
+    CHECK(equal(nth->fn2(s.packed, n), nth->fn2(s.listed, n)));
+    CHECK(equal(drop->fn2(n, slice), drop->fn2(n, slice_listed)));
+    CHECK(equal(nth->fn2(slice, n), nth->fn2(slice_listed, n)));
+  }
+  CHECK(equal(nth->fn2(s.packed, Value::small(first)), *str_from_utf8(s.texts[size_t(first)])));
+  CHECK(drop->fn2(Value::small(40000), s.packed).is_nil());
 }
