@@ -76,20 +76,6 @@ uint32_t Compiler::known_arity(Fn& fn, const ast::Expr& callee) {
   return direct == rt::FunctionCode::kNoDirect ? kArityUnknown : direct;
 }
 
-// A call's callee and arguments into the topmost registers: R(a) and
-// R(a+1 .. a+n). `f(x, y)` passes x and y one by one, unless f is known to
-// take one parameter: then the pair is made here, and the call enters f
-// straight (a wrong guess, f redefined, is put right by the call's adapt).
-// `prefer`: a register for R(a) when it is the topmost one (a value's
-// destination). `moves`: the frame ends with the call, so a variable read
-// once in the whole call moves into its argument (nothing reads it after).
-// `global`, when given: a callee that is a global is not loaded; its index
-// + 1 is stored there (0: the callee is in R(a)). `in_place`, when given (a
-// call in tail position of a function's value code): argument i may go
-// straight into this frame's register i, the parameter it replaces in a
-// call of the function itself (bit i), when no later argument reads that
-// register; a parameter passed on unchanged is not even moved. TAILCALL
-// then finds it there, whoever the callee turns out to be.
 // The arguments a call passes one by one (one: the argument as it is).
 std::vector<const ast::Expr*> Compiler::call_args(Fn& fn, const ast::Expr& e) {
   std::vector<const ast::Expr*> args;
@@ -135,6 +121,21 @@ bool Compiler::self_call_in_place(Fn& fn, const ast::Expr& e) {
   return n > 0 && n == fn.proto->arity && n <= kMaxSpread && in_place_args(fn, args) == (1u << n) - 1;
 }
 
+// A call's callee and arguments into the topmost registers: R(a) and
+// R(a+1 .. a+n). `f(x, y)` passes x and y one by one, unless f is known to
+// take one parameter: then the pair is made here, and the call enters f
+// straight (a wrong guess, f redefined, is put right by the call's adapt).
+// `prefer`: a register for R(a) when it is the topmost one (a value's
+// destination). `moves`: the frame ends with the call, so a variable read
+// once in the whole call moves into its argument (nothing reads it after).
+// `global`, when given: a callee that is a global is not loaded; its index
+// + 1 is stored there (0: the callee is in R(a)). `in_place`, when given (a
+// call in tail position of a function's value code, or a statement's call
+// of itself): argument i may go straight into this frame's register i, the
+// parameter it replaces in a call of the function itself (bit i), when no
+// later argument reads that register; a parameter passed on unchanged is
+// not even moved. TAILCALL (TAILSELFST) then finds it there, whoever the
+// callee turns out to be.
 Compiler::CallSetup Compiler::setup_call(Fn& fn, const ast::Expr& e, bool moves, uint32_t prefer, uint32_t* global,
                                          uint8_t* in_place) {
   const std::vector<const ast::Expr*> args = call_args(fn, e);
