@@ -33,12 +33,17 @@ struct alignas(64) Actor : Object {
 
   // Back-pressure (Dispatcher, "Muting"): kOverloaded after turns that
   // each used the whole budget and left messages behind (counted in units
-  // of kFullTurn), until a turn that does not; kMuted while the dispatcher
-  // holds it back for sending to an actor under pressure.
+  // of kFullTurn), or a backlog that grew while it waited, until a turn
+  // that is not full; kMuted while the dispatcher holds it back for sending
+  // to an actor under pressure. The high four bits count the messages sent
+  // to it since its last turn ended (in units of kQueuedUnit; only while
+  // several workers run), kept by its senders.
   static constexpr uint8_t kOverloaded = 1;
   static constexpr uint8_t kMuted = 2;
   static constexpr uint8_t kUnderPressure = kOverloaded | kMuted;
   static constexpr uint8_t kFullTurn = 4;
+  static constexpr uint8_t kTurnBits = 15;  // kOverloaded, kMuted and the full turns
+  static constexpr uint8_t kQueuedUnit = 16;
 
   std::atomic<SchedState> state{SchedState::Idle};  // in Object's tail padding
   std::atomic<uint8_t> pressure{0};                 // so is this

@@ -119,8 +119,11 @@ void Dispatcher::enqueue(Actor* target, Value msg) {
   Worker* w = current_worker();
   if (w) {
     w->sent.store(w->sent.load(std::memory_order_relaxed) + count, std::memory_order_relaxed);
-    if (muting_ && (target->pressure.load(std::memory_order_relaxed) & Actor::kUnderPressure)) [[unlikely]]
-      note_pressure(*w, target);
+    if (muting_) {
+      const uint8_t p = count_send(target);
+      if ((p & Actor::kUnderPressure) || (p >> 4) >= kQueuedToOverload) [[unlikely]]
+        note_pressure(*w, target);
+    }
   } else {
     // Outside the pool: count as outside work until the actor is queued, so
     // no one can see the system idle in between.
@@ -319,21 +322,7 @@ void Dispatcher::run_turn(Worker& w, Actor* actor) {
   w.running = nullptr;
   w.consumed.store(w.consumed.load(std::memory_order_relaxed) + consumed, std::memory_order_relaxed);
   if (muting_) {
-    // Only this worker writes a running actor's pressure (mute and unmute
-    // touch muted actors), so plain stores do.
-    const uint8_t p = actor->pressure.load(std::memory_order_relaxed);
-    const bool more = !actor->mailbox.empty_for_consumer();
-    if (consumed >= budget_ && more) {
-      if (!(p & Actor::kOverloaded))
-        actor->pressure.store(unsigned(p + Actor::kFullTurn) >= Actor::kFullTurn * kFullTurnsToOverload
-                                  ? Actor::kOverloaded
-                                  : uint8_t(p + Actor::kFullTurn),
-                              std::memory_order_relaxed);
-    } else if (p & Actor::kOverloaded) {
-      unmute_senders(w, actor);
-    } else if (p) {
-      actor->pressure.store(0, std::memory_order_relaxed);
-    }
+    end_turn_pressure(w, actor, consumed >= budget_ && !actor->mailbox.empty_for_consumer());
     if (Actor* receiver = w.mute_on) {
       w.mute_on = nullptr;
       const bool muted =
@@ -363,6 +352,37 @@ void Dispatcher::run_turn(Worker& w, Actor* actor) {
 
 // ----------------------------------------------------------------- muting
 
+uint8_t Dispatcher::count_send(Actor* target) {
+  // The count shares the line the send writes anyway (the mailbox), and
+  // stops at 13 (so that senders at once cannot wrap it past 15 into 0).
+  const uint8_t p = target->pressure.load(std::memory_order_relaxed);
+  if ((p >> 4) >= 13 || allowed_.load(std::memory_order_relaxed) < 2) return p;
+  return uint8_t(target->pressure.fetch_add(Actor::kQueuedUnit, std::memory_order_relaxed) + Actor::kQueuedUnit);
+}
+
+void Dispatcher::end_turn_pressure(Worker& w, Actor* actor, bool full) {
+  // Senders add to the count meanwhile, and mute() may make the actor
+  // overloaded (under mute_mutex_): a compare-and-swap, so that either
+  // mute() sees the count cleared, or this sees the flag and lets go of the
+  // senders muted on it. (A count added after the clearing is a message
+  // still to come: its turn will see the flag.)
+  uint8_t p = actor->pressure.load(std::memory_order_relaxed);
+  for (;;) {
+    const uint8_t turns = p & Actor::kTurnBits;  // never kMuted: it runs
+    uint8_t next = 0;
+    if (full) {
+      next =
+          (turns & Actor::kOverloaded) || unsigned(turns + Actor::kFullTurn) >= Actor::kFullTurn * kFullTurnsToOverload
+              ? Actor::kOverloaded
+              : uint8_t(turns + Actor::kFullTurn);
+    } else if (turns & Actor::kOverloaded) {
+      unmute_senders(w, actor);  // clears it all, under the lock mute() takes
+      return;
+    }
+    if (p == next || actor->pressure.compare_exchange_weak(p, next, std::memory_order_relaxed)) return;
+  }
+}
+
 void Dispatcher::note_pressure(Worker& w, Actor* target) {
   if (!w.running || w.mute_on || target == w.running) return;
   // The governor has benched every other worker: a muted sender would only
@@ -376,9 +396,22 @@ void Dispatcher::note_pressure(Worker& w, Actor* target) {
 
 bool Dispatcher::mute(Actor* sender, Actor* receiver) {
   std::lock_guard lock(mute_mutex_);
+  // An overloaded actor is never muted (the end of every chain of muted
+  // actors runs). The caller looked, but a sender to it may have made it
+  // overloaded since (below, under this lock).
+  if (sender->pressure.load(std::memory_order_relaxed) & Actor::kOverloaded) return false;
   // Under the lock, which unmute_senders takes to clear the flags: either we
   // see the pressure gone, or the receiver's unmuting sees us.
-  if (!(receiver->pressure.load(std::memory_order_relaxed) & Actor::kUnderPressure)) return false;
+  uint8_t p = receiver->pressure.load(std::memory_order_relaxed);
+  // Not overloaded by full turns, but sent kQueuedToOverload messages or
+  // more since its last turn (Savina filterbank's banks on two workers: one
+  // ran ahead of the others, and the integrator's rounds grew without end):
+  // overloaded now, and it will run, since those messages wait. A swap
+  // against end_turn_pressure's, which clears the count without this lock.
+  while (!(p & Actor::kUnderPressure)) {
+    if ((p >> 4) < kQueuedToOverload) return false;
+    if (receiver->pressure.compare_exchange_weak(p, uint8_t(p | Actor::kOverloaded), std::memory_order_relaxed)) break;
+  }
   // Scheduled: senders leave it be; it keeps the queue's reference.
   sender->state.store(SchedState::Scheduled, std::memory_order_relaxed);
   sender->pressure.fetch_or(Actor::kMuted, std::memory_order_relaxed);
@@ -594,7 +627,18 @@ bool Dispatcher::idle_now() const {
 
 void Dispatcher::notify_if_idle() {
   std::lock_guard lock(idle_mutex_);
-  if (idle_now()) idle_cv_.notify_all();
+  if (idle_now()) {
+#if HUMUS_CHECKS
+    // Idle with a sender still held back: the receiver it waits for will
+    // never run (see Muting), and the sender's messages would be lost.
+    std::lock_guard mute_lock(mute_mutex_);
+    if (!muted_.empty()) {
+      std::fprintf(stderr, "humus: internal error: idle with muted senders\n");
+      std::abort();
+    }
+#endif
+    idle_cv_.notify_all();
+  }
 }
 
 void Dispatcher::release() {

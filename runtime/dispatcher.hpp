@@ -41,20 +41,25 @@
 // queue's order keeps a pipeline in step; on several, a fast producer can
 // run ahead of a slow stage and pile up messages, and every event over the
 // backlog gets slower (Savina filterbank: 1.3 s on one worker, 10-90 s on
-// two). So an actor whose turns, three in a row, each used the whole budget
-// and left messages behind is *overloaded* until a turn that does not; a
-// sender to an overloaded (or muted) actor, unless it is overloaded itself
-// or sends to itself, is *muted* at the end of its turn: it stays Scheduled
-// but waits in muted_, under the receiver, instead of a queue, and what is
+// two). So an actor is *overloaded* until a turn that is not full when its
+// turns, three in a row, each used the whole budget and left messages
+// behind, or when kQueuedToOverload messages were sent to it since its last
+// turn ended (a backlog that grows while it waits for a worker: banks of a
+// filterbank that drift apart, each behind by a few messages). A sender to
+// an overloaded (or muted) actor, unless it is overloaded itself or sends
+// to itself, is *muted* at the end of its turn: it stays Scheduled but
+// waits in muted_, under the receiver, instead of a queue, and what is
 // sent to it waits in its mailbox. The receiver's first turn that is not
 // full puts its muted senders back in the ready queue, and their own muted
 // senders with them. Never a deadlock: a muted actor waits on a chain of
 // muted actors that ends at an overloaded one, which is never muted, so it
-// is queued or running until its backlog is gone. Only with several
-// workers, and only while the governor lets more than one run. Not caught:
-// a backlog that grows while its actor waits in a queue, not yet flagged;
-// and a producer that loops on its own messages (its turns are full, so it
-// counts as overloaded and is never muted).
+// is queued or running until its backlog is gone (the count of messages
+// sent since its turn is cleared and set overloaded by compare-and-swap, so
+// a count that makes it overloaded is of messages still to come). Senders
+// keep the count in the receiver's Actor::pressure, a line the send writes
+// anyway. Only with several workers, and only while the governor lets more
+// than one run. Not caught: a producer that loops on its own messages (its
+// turns are full, so it counts as overloaded and is never muted).
 //
 // Benched workers. A second worker can make a program slower (see
 // worker_governor.hpp), so only the first `allowed_` workers run; the rest
@@ -217,6 +222,14 @@ class Dispatcher {
   // 100 closed-loop clients of a busy server (Savina chameneos) half a
   // million times a run for nothing.
   static constexpr unsigned kFullTurnsToOverload = 3;
+  // Messages sent to an actor since its last turn ended that make it
+  // overloaded at the next send's end of turn (at most 15: four bits).
+  static constexpr unsigned kQueuedToOverload = 12;
+  // The receiver's pressure after counting a send to it (Actor::pressure).
+  uint8_t count_send(Actor* target);
+  // Its pressure at the end of a turn: overloaded, counting full turns, or
+  // its muted senders let go; the count of messages sent to it cleared.
+  void end_turn_pressure(Worker& w, Actor* actor, bool full);
   // EventRunner::send_queued, when the worker is idle or every kTurnsPerSend turns.
   void send_queued(Worker& w);
   static constexpr uint32_t kTurnsPerSend = 32;
@@ -283,14 +296,16 @@ class Dispatcher {
   GovernorSettings governor_settings_;
   std::unique_ptr<WorkerGovernor> governor_;
   std::mutex governor_mutex_;
-  std::atomic<unsigned> allowed_{~0u};
+  // Read by every send (count_send) and turn: a line apart from the
+  // counters that workers write.
+  alignas(64) std::atomic<unsigned> allowed_{~0u};
   std::atomic<int64_t> governor_due_{0};  // steady_clock nanoseconds
   std::atomic<uint64_t> worker_changes_{0};
   std::atomic<int64_t> paused_ns_{0};  // run_paused's time in all (the governor's clock leaves it out)
 
   // Quiescence.
-  std::atomic<int> active_{0};        // workers not parked
-  std::atomic<int64_t> external_{0};  // outside work in progress
+  alignas(64) std::atomic<int> active_{0};  // workers not parked
+  std::atomic<int64_t> external_{0};        // outside work in progress
   std::atomic<uint64_t> external_sent_{0};
   mutable std::mutex idle_mutex_;
   std::condition_variable idle_cv_;

@@ -58,6 +58,8 @@ class MutedSenders {
     size_ = 0;
   }
 
+  bool empty() const { return size_ == 0; }
+
  private:
   struct Slot {
     Actor* receiver = nullptr;
