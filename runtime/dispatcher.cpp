@@ -353,10 +353,9 @@ void Dispatcher::run_turn(Worker& w, Actor* actor) {
 // ----------------------------------------------------------------- muting
 
 uint8_t Dispatcher::count_send(Actor* target) {
-  // The count shares the line the send writes anyway (the mailbox), and
-  // stops at 13 (so that senders at once cannot wrap it past 15 into 0).
+  // The count shares the line the send writes anyway (the mailbox).
   const uint8_t p = target->pressure.load(std::memory_order_relaxed);
-  if ((p >> 4) >= 13 || allowed_.load(std::memory_order_relaxed) < 2) return p;
+  if ((p >> 4) >= kQueuedCap || allowed_.load(std::memory_order_relaxed) < 2) return p;
   return uint8_t(target->pressure.fetch_add(Actor::kQueuedUnit, std::memory_order_relaxed) + Actor::kQueuedUnit);
 }
 

@@ -223,8 +223,12 @@ class Dispatcher {
   // million times a run for nothing.
   static constexpr unsigned kFullTurnsToOverload = 3;
   // Messages sent to an actor since its last turn ended that make it
-  // overloaded at the next send's end of turn (at most 15: four bits).
+  // overloaded at the next send's end of turn. The count stops at
+  // kQueuedCap: two senders at once cannot carry it past its four bits
+  // (more can, and then lose the count, never the flags below it).
   static constexpr unsigned kQueuedToOverload = 12;
+  static constexpr unsigned kQueuedCap = 13;
+  static_assert(kQueuedToOverload <= kQueuedCap && kQueuedCap < 15);
   // The receiver's pressure after counting a send to it (Actor::pressure).
   uint8_t count_send(Actor* target);
   // Its pressure at the end of a turn: overloaded, counting full turns, or
