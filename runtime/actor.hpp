@@ -44,6 +44,8 @@ struct alignas(64) Actor : Object {
   static constexpr uint8_t kFullTurn = 4;
   static constexpr uint8_t kTurnBits = 15;  // kOverloaded, kMuted and the full turns
   static constexpr uint8_t kQueuedUnit = 16;
+  // The count of messages sent since its last turn, in a pressure byte.
+  static constexpr unsigned queued(uint8_t pressure) { return pressure / kQueuedUnit; }
 
   std::atomic<SchedState> state{SchedState::Idle};  // in Object's tail padding
   std::atomic<uint8_t> pressure{0};                 // so is this

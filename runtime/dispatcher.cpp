@@ -121,7 +121,7 @@ void Dispatcher::enqueue(Actor* target, Value msg) {
     w->sent.store(w->sent.load(std::memory_order_relaxed) + count, std::memory_order_relaxed);
     if (muting_) {
       const uint8_t p = count_send(target);
-      if ((p & Actor::kUnderPressure) || (p >> 4) >= kQueuedToOverload) [[unlikely]]
+      if ((p & Actor::kUnderPressure) || Actor::queued(p) >= kQueuedToOverload) [[unlikely]]
         note_pressure(*w, target);
     }
   } else {
@@ -355,7 +355,7 @@ void Dispatcher::run_turn(Worker& w, Actor* actor) {
 uint8_t Dispatcher::count_send(Actor* target) {
   // The count shares the line the send writes anyway (the mailbox).
   const uint8_t p = target->pressure.load(std::memory_order_relaxed);
-  if ((p >> 4) >= kQueuedCap || allowed_.load(std::memory_order_relaxed) < 2) return p;
+  if (Actor::queued(p) >= kQueuedCap || allowed_.load(std::memory_order_relaxed) < 2) return p;
   return uint8_t(target->pressure.fetch_add(Actor::kQueuedUnit, std::memory_order_relaxed) + Actor::kQueuedUnit);
 }
 
@@ -408,7 +408,7 @@ bool Dispatcher::mute(Actor* sender, Actor* receiver) {
   // overloaded now, and it will run, since those messages wait. A swap
   // against end_turn_pressure's, which clears the count without this lock.
   while (!(p & Actor::kUnderPressure)) {
-    if ((p >> 4) < kQueuedToOverload) return false;
+    if (Actor::queued(p) < kQueuedToOverload) return false;
     if (receiver->pressure.compare_exchange_weak(p, uint8_t(p | Actor::kOverloaded), std::memory_order_relaxed)) break;
   }
   // Scheduled: senders leave it be; it keeps the queue's reference.
