@@ -64,6 +64,18 @@ void plan_moves(Proto& p) {
       case Op::HOLE:  // one part, copied: moved when read for the last time
         if (in.b == 1 && last(in.a)) in.x |= 1;
         break;
+      case Op::ADD:
+      case Op::SUB:
+        // Its result only compared by the JNEQ after it (`IF $q = $sub(p, d)`)
+        // and not read again on either way on: the fused ADDJNEQ or SUBJNEQ
+        // (superinstructions.cpp) need not write it.
+        if (i + 2 <= n && p.code[i + 1].op == Op::JNEQ) {
+          const Instr& j = p.code[i + 1];
+          const uint32_t to = jump_target(p, i + 1);
+          if ((j.a == in.a) != (j.b == in.a) && to > i + 1 && to <= n && !live[i + 2].has(in.a) && !live[to].has(in.a))
+            in.x |= engine::kResultUnread;
+        }
+        break;
       case Op::UNPAIR:
       case Op::UNPAIRJ:
       case Op::TAIL:  // UNPAIRJ takes the pair apart only on the way on

@@ -55,6 +55,7 @@ OP(MODP)  // R(a) = mod(R(b), 2^c)  (a constant power of two: a mask)
 // Fused with the test after it (compile/superinstructions.cpp): on small
 // integers both, then past the test; otherwise the first alone.
 OP(ADDJNEQ)     // ADD, then the JNEQ whose b is this a   (`IF $q = $add(p, d)`)
+                //   x: kResultUnread = R(a) is not written when both are done
 OP(SUBJNEQ)     // SUB, the same
 OP(MODJNWORD)   // MOD, then the JNWORD whose a is this a (`IF $mod(n, d) = 0`)
 OP(MODPJNWORD)  // MODP, the same

@@ -60,6 +60,10 @@ inline constexpr uint32_t kMaxSpread = 8;
 // bound walks over one by one.
 inline constexpr uint16_t kDropAll = 0xFFFF;
 inline constexpr uint8_t kDropMask = 0x80;
+// In x of an ADD or SUB whose result only the JNEQ after it reads
+// (compile/last_use.cpp): fused into ADDJNEQ or SUBJNEQ, the result is
+// compared and not written to its register.
+inline constexpr uint8_t kResultUnread = 0x4;
 inline bool ends_frame(Op op) {
   switch (op) {
     case Op::RET:

@@ -97,14 +97,23 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
 #define LOC() P->loc(pc - 1)
 #define CHECK_EMPTY() check_empty_stack(vm)
 #define JUMP(offset) (pc += int16_t(offset))  // jumps are relative to the next instruction
-#define INTACT()                                                \
+// Whether no built-in's global is rebound, so the arithmetic opcodes may
+// compute on small integers in place (globals.hpp): read fresh where a
+// built-in's slow path decides, and kept in `intact` for the fast paths,
+// which test one word instead of two atomics. `intact` is read again after
+// SETGLOBAL and at each safe point: a rebinding by a statement on another
+// thread is seen by a running loop at its next safe point.
+#define INTACT_NOW()                                            \
   (!rt::Globals::any_rebound.load(std::memory_order_relaxed) || \
    cx.rt.globals().builtins_intact().load(std::memory_order_relaxed))
+  uint64_t intact = INTACT_NOW() ? 1 : 0;  // 1 or 0: it masks a tag bit
+#define INTACT() (intact != 0)
 #define SAFE_POINT()                    \
   do {                                  \
     if (--vm.ticks == 0) [[unlikely]] { \
       vm.ticks = kSafePointTicks;       \
       safe_point(cx, LOC());            \
+      intact = INTACT_NOW() ? 1 : 0;    \
     }                                   \
   } while (0)
 
@@ -177,6 +186,7 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
   }
   CASE(SETGLOBAL) {
     cx.rt.globals().set(P->globals[INS.b].slot, R[INS.a]);
+    intact = INTACT_NOW() ? 1 : 0;
     NEXT();
   }
   CASE(SELFFN) {
@@ -260,11 +270,11 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
 #define OPERANDS()                                               \
   const uint64_t x = R[INS.b].bits();                            \
   const uint64_t y = ((INS.x & 1) ? K[INS.c] : R[INS.c]).bits(); \
-  const bool fast = (x & y & 1) && INTACT()
-#define BUILTIN_SLOW(name)                                                                                        \
-  do {                                                                                                            \
-    slow_to(vm, INS.a, builtin_slow(Op::name, R[INS.b], (INS.x & 1) ? K[INS.c] : R[INS.c], INTACT(), cx, LOC())); \
-    RELOAD();                                                                                                     \
+  const bool fast = (x & y & intact) != 0
+#define BUILTIN_SLOW(name)                                                                                            \
+  do {                                                                                                                \
+    slow_to(vm, INS.a, builtin_slow(Op::name, R[INS.b], (INS.x & 1) ? K[INS.c] : R[INS.c], INTACT_NOW(), cx, LOC())); \
+    RELOAD();                                                                                                         \
   } while (0)
 #define TEST(name, expr)                                                           \
   CASE(name) {                                                                     \
@@ -300,7 +310,7 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
     OPERANDS();                                                        \
     int64_t r;                                                         \
     if (fast && !builtin(int64_t(x), int64_t(y - 1), &r)) [[likely]] { \
-      R[INS.a].put_bits(uint64_t(r));                                  \
+      if (!(INS.x & kResultUnread)) R[INS.a].put_bits(uint64_t(r));    \
       const Instr& j = *pc++;                                          \
       if (R[j.a].bits() != uint64_t(r)) JUMP(j.c);                     \
       NEXT();                                                          \
@@ -369,17 +379,18 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
     NEXT();
   }
   // With a small constant k in c (k + 32768): k<<1 on the tagged word.
-#define TAGGED_K(name, plain, builtin)                                                                                \
-  CASE(name) {                                                                                                        \
-    const uint64_t x = R[INS.b].bits();                                                                               \
-    int64_t r;                                                                                                        \
-    if ((x & 1) && INTACT() && !builtin(int64_t(x), (int64_t(INS.c) - 32768) * 2, &r)) [[likely]] {                   \
-      R[INS.a].put_bits(uint64_t(r));                                                                                 \
-      NEXT();                                                                                                         \
-    }                                                                                                                 \
-    slow_to(vm, INS.a, builtin_slow(Op::plain, R[INS.b], Value::small(int64_t(INS.c) - 32768), INTACT(), cx, LOC())); \
-    RELOAD();                                                                                                         \
-    NEXT();                                                                                                           \
+#define TAGGED_K(name, plain, builtin)                                                                         \
+  CASE(name) {                                                                                                 \
+    const uint64_t x = R[INS.b].bits();                                                                        \
+    int64_t r;                                                                                                 \
+    if ((x & intact) && !builtin(int64_t(x), (int64_t(INS.c) - 32768) * 2, &r)) [[likely]] {                   \
+      R[INS.a].put_bits(uint64_t(r));                                                                          \
+      NEXT();                                                                                                  \
+    }                                                                                                          \
+    slow_to(vm, INS.a,                                                                                         \
+            builtin_slow(Op::plain, R[INS.b], Value::small(int64_t(INS.c) - 32768), INTACT_NOW(), cx, LOC())); \
+    RELOAD();                                                                                                  \
+    NEXT();                                                                                                    \
   }
   // div and mod by a constant 2^k (k in c). Euclidean division by a
   // positive divisor is floor division, so on the tagged word 2n+1 an
@@ -387,21 +398,21 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
   // and the remainder is n's low k bits (never negative): a mask.
   CASE(DIVP) {
     const uint64_t x = R[INS.b].bits();
-    if ((x & 1) && INTACT()) [[likely]] {
+    if (x & intact) [[likely]] {
       R[INS.a].put_bits(uint64_t(int64_t(x) >> INS.c) | 1);
       NEXT();
     }
-    slow_to(vm, INS.a, builtin_slow(Op::DIV, R[INS.b], Value::small(int64_t(1) << INS.c), INTACT(), cx, LOC()));
+    slow_to(vm, INS.a, builtin_slow(Op::DIV, R[INS.b], Value::small(int64_t(1) << INS.c), INTACT_NOW(), cx, LOC()));
     RELOAD();
     NEXT();
   }
   CASE(MODP) {
     const uint64_t x = R[INS.b].bits();
-    if ((x & 1) && INTACT()) [[likely]] {
+    if (x & intact) [[likely]] {
       R[INS.a].put_bits(mod_pow2_word(x, INS.c));
       NEXT();
     }
-    slow_to(vm, INS.a, builtin_slow(Op::MOD, R[INS.b], Value::small(int64_t(1) << INS.c), INTACT(), cx, LOC()));
+    slow_to(vm, INS.a, builtin_slow(Op::MOD, R[INS.b], Value::small(int64_t(1) << INS.c), INTACT_NOW(), cx, LOC()));
     RELOAD();
     NEXT();
   }
@@ -423,14 +434,14 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
   }
   CASE(MODPJNWORD) {
     const uint64_t x = R[INS.b].bits();
-    if ((x & 1) && INTACT()) [[likely]] {
+    if (x & intact) [[likely]] {
       const uint64_t r = mod_pow2_word(x, INS.c);
       R[INS.a].put_bits(r);
       const Instr& j = *pc++;
       if (r != K[j.b].bits()) JUMP(j.c);
       NEXT();
     }
-    slow_to(vm, INS.a, builtin_slow(Op::MOD, R[INS.b], Value::small(int64_t(1) << INS.c), INTACT(), cx, LOC()));
+    slow_to(vm, INS.a, builtin_slow(Op::MOD, R[INS.b], Value::small(int64_t(1) << INS.c), INTACT_NOW(), cx, LOC()));
     RELOAD();
     NEXT();
   }
@@ -453,19 +464,19 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
     if (!equal_values(R[INS.a], K[INS.b])) JUMP(INS.c);
     NEXT();
   }
-#define JCOMPARE(name, test)                                                                                  \
-  CASE(name) {                                                                                                \
-    const uint64_t x = R[INS.a].bits();                                                                       \
-    const uint64_t y = ((INS.x & 1) ? K[INS.b] : R[INS.b]).bits();                                            \
-    if ((x & y & 1) && INTACT()) [[likely]] {                                                                 \
-      if (!(int64_t(x) test int64_t(y))) JUMP(INS.c);                                                         \
-    } else {                                                                                                  \
-      const bool holds =                                                                                      \
-          builtin_slow(Op::name, R[INS.a], (INS.x & 1) ? K[INS.b] : R[INS.b], INTACT(), cx, LOC()).is_true(); \
-      RELOAD();                                                                                               \
-      if (!holds) JUMP(INS.c);                                                                                \
-    }                                                                                                         \
-    NEXT();                                                                                                   \
+#define JCOMPARE(name, test)                                                                                      \
+  CASE(name) {                                                                                                    \
+    const uint64_t x = R[INS.a].bits();                                                                           \
+    const uint64_t y = ((INS.x & 1) ? K[INS.b] : R[INS.b]).bits();                                                \
+    if (x & y & intact) [[likely]] {                                                                              \
+      if (!(int64_t(x) test int64_t(y))) JUMP(INS.c);                                                             \
+    } else {                                                                                                      \
+      const bool holds =                                                                                          \
+          builtin_slow(Op::name, R[INS.a], (INS.x & 1) ? K[INS.b] : R[INS.b], INTACT_NOW(), cx, LOC()).is_true(); \
+      RELOAD();                                                                                                   \
+      if (!holds) JUMP(INS.c);                                                                                    \
+    }                                                                                                             \
+    NEXT();                                                                                                       \
   }
   JCOMPARE(JNLESS, <)
   JCOMPARE(JNLESSEQ, <=)
@@ -1043,6 +1054,7 @@ do_tailexec :  // run R(a) as a statement in place of this frame
 #undef INS
 #undef JUMP
 #undef INTACT
+#undef INTACT_NOW
 #undef SAFE_POINT
 #undef NEXT
 #undef CASE

@@ -107,6 +107,23 @@ TEST_CASE("a sum, difference or remainder tested at once becomes one instruction
   CHECK(p.code[12].op == Op::MOD);
 }
 
+TEST_CASE("a fused sum or difference that nothing reads after its comparison is not written") {
+  using test_code::function;
+  // nqueens' test: each result is compared, and read by nothing after.
+  const std::string near = function(
+      code_of("DEF near(q, p, d) AS IF $q = $sub(p, d) #below ELIF $q = $add(p, d) #above ELSE #free\n"), "1:5");
+  CHECK(has(near, "SUBJNEQ     a=3 b=1 c=2 x=4\n"));
+  CHECK(has(near, "ADDJNEQ     a=3 b=1 c=2 x=4\n"));
+  // The result named and read again where the test jumps, and where it
+  // goes on: written.
+  const std::string kept =
+      function(code_of("DEF kept(q, p, d) AS LET s = $sub(p, d) IN IF $q = $s (#eq, s) ELSE (#ne, s)\n"), "1:5");
+  CHECK(has(kept, "SUBJNEQ     a=3 b=1 c=2\n"));
+  const std::string jumped =
+      function(code_of("DEF jumped(q, p, d) AS LET s = $add(p, d) IN IF $q = $s #eq ELSE (#ne, s)\n"), "1:5");
+  CHECK(has(jumped, "ADDJNEQ     a=3 b=1 c=2\n"));
+}
+
 TEST_CASE("a list loop takes the list apart in place: the tail stays in the parameter's register") {
   // skip's closure captures its list, so it does not borrow it
   // (borrow_plan_test.cpp).
