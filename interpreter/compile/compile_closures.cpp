@@ -5,19 +5,22 @@
 #include "interpreter/compile/borrow_plan.hpp"
 #include "interpreter/compile/drop_plan.hpp"
 #include "interpreter/compile/last_use.hpp"
+#include "interpreter/compile/lend_plan.hpp"
 #include "interpreter/compile/superinstructions.hpp"
 
 namespace humus::compile::codegen {
 
 // Once a Proto's code is whole: the parameters its value code only walks
 // are borrowed, last reads become moves, then each end of a frame learns
-// which registers it must release, then pairs of moves are fused
+// which registers it must release, then a borrowed argument copied into a
+// call of one that borrows it too is lent (lend_plan.hpp), then pairs of moves are fused
 // (superinstructions.cpp). Its tables then keep no
 // spare capacity: a script of many small functions is mostly Protos.
 void plan_registers(Proto& p) {
   plan_borrows(p);
   plan_moves(p);
   plan_drops(p);
+  plan_lending(p);
   fuse_instructions(p);
   p.code.shrink_to_fit();
   p.pos.shrink_to_fit();

@@ -34,7 +34,12 @@ void reg_effects(const Proto& p, uint32_t i, RegEffects& e) {
       e.writes = {a};
       if ((in.x & 1) && b != a) e.empties = {b};
       break;
+    case Op::MOVEL:
+      e.reads = {b};
+      e.writes = {a};
+      break;
     case Op::MOVE2:  // made after the passes that read these effects; for completeness
+    case Op::MOVE2L:
       e.reads = {b, c};
       e.writes = {a, a + 1};
       if ((in.x & 1) && b != a) e.empties.push_back(b);
@@ -190,8 +195,9 @@ void reg_effects(const Proto& p, uint32_t i, RegEffects& e) {
       e.falls_through = false;
       break;
     case Op::CALL:
+    case Op::CALLL:
     case Op::CALLST:  // the callee's frame takes the arguments; a value comes back in R(a)
-      if (!(in.op == Op::CALL && c)) e.reads.push_back(a);
+      if (!(in.op != Op::CALLST && c)) e.reads.push_back(a);
       range(e.reads, a + 1, b);
       range(e.empties, a + 1, b);
       e.writes = {a};

@@ -1,7 +1,8 @@
 // Superinstructions (superinstructions.hpp).
 //
 // MOVE a, b then MOVE a+1, c — how a call's arguments are set out — become
-// MOVE2 a, b, c, which does both and steps over the second MOVE. ADD or SUB
+// MOVE2 a, b, c, which does both and steps over the second MOVE (MOVE2L
+// when the second is a MOVEL, an argument lent: lend_plan.hpp). ADD or SUB
 // then a JNEQ that compares the result (`IF $q = $sub(p, d)`) become
 // ADDJNEQ or SUBJNEQ, which do both on small integers; MOD or MODP then a
 // JNWORD that tests the remainder (`IF $mod(n, d) = 0`) become MODJNWORD or
@@ -51,10 +52,15 @@ void fuse_instructions(Proto& p) {
       ++i;
       continue;
     }
-    if (first.op != Op::MOVE || second.op != Op::MOVE || second.a != first.a + 1) continue;
+    if (first.op != Op::MOVE || (second.op != Op::MOVE && second.op != Op::MOVEL) || second.a != first.a + 1) continue;
     // The second reading what the first wrote would still be right, as MOVE2
     // does them in order, but it is rare and keeps reg_effects simple.
     if (second.b == first.a) continue;
+    if (second.op == Op::MOVEL) {  // a copy and a lent argument (lend_plan.hpp)
+      first = Instr{Op::MOVE2L, uint8_t(first.x & 1), first.a, first.b, second.b};
+      ++i;
+      continue;
+    }
     first = Instr{Op::MOVE2, uint8_t((first.x & 1) | ((second.x & 1) << 1)), first.a, first.b, second.b};
     ++i;  // the second is now data unless a jump lands on it
   }

@@ -14,6 +14,9 @@
 OP(MOVE)       // R(a) = R(b)                                   x: 1 = move (R(b) is left empty)
 OP(MOVE2)      // R(a) = R(b), then R(a+1) = R(c), then past the next instruction (the MOVE
                //   it was fused from, compile/superinstructions.cpp)  x: 1 = move R(b), 2 = move R(c)
+OP(MOVEL)      // R(a) = R(b) uncounted: R(b) is borrowed, R(a) an argument the CALLL after it
+               //   lends (compile/borrow_plan.cpp, "Lent arguments")
+OP(MOVE2L)     // MOVE2 whose second copy is a MOVEL                 x: 1 = move R(b)
 OP(LOADK)      // R(a) = K(b)
 OP(GETCAP)     // R(a) = F.captures[b]
 OP(GETGLOBAL)  // R(a) = G(b); error when unbound
@@ -95,6 +98,8 @@ OP(UNPAIRJB)  // UNPAIRJ of a borrowed pair: the parts written uncounted (borrow
 // one argument; b >= 2: f(x1, ..., xb), passed spread). For CALL and
 // TAILCALL, c > 0 names the callee instead: global G(c-1).
 OP(CALL)        // R(a) = the result
+OP(CALLL)       // CALL whose argument x-1 is lent (MOVEL): a callee that borrows that
+                //   parameter takes it uncounted, anchored on nothing; any other gets it counted
 OP(TAILCALL)    // the result is this function's result (the frame is reused)
                 //   x: argument i is this function's parameter i unchanged (bit i):
                 //   its register R(a+1+i) was left empty

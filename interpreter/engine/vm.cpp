@@ -168,6 +168,16 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
     ++pc;  // past the second MOVE
     NEXT();
   }
+  CASE(MOVEL) {
+    R[INS.a].put_bits(R[INS.b].bits());  // uncounted: the CALLL after it lends it
+    NEXT();
+  }
+  CASE(MOVE2L) {
+    R[INS.a].put_bits((INS.x & 1) ? R[INS.b].leak_bits() : Value::retain_bits(R[INS.b].bits()));
+    R[INS.a + 1].put_bits(R[INS.c].bits());  // as MOVEL
+    ++pc;                                    // past the MOVEL
+    NEXT();
+  }
   CASE(LOADK) {
     R[INS.a].put_bits(Value::retain_bits(K[INS.b].bits()));
     NEXT();
@@ -581,7 +591,37 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
   CASE(LETFAIL) { runtime_error(LOC(), "LET mismatch: the value does not match the pattern"); }
 
   // ---------------------------------------------------------------- calls
+  CASE(CALLL) {
+    // Argument x-1 is a borrowed word, uncounted (MOVEL). A callee entered
+    // directly whose value code begins by borrowing that very parameter
+    // takes it as it is, past its BORROW and anchored on nothing: the
+    // caller's anchor holds it until the call returns. Anything else, or a
+    // push that could fail (a safe point due, no room), counts it first and
+    // goes on as CALL.
+    {
+      const uint32_t lent = INS.x - 1u;
+      const uint64_t fb = INS.c ? P->globals[INS.c - 1].cell->load(std::memory_order_acquire) : R[INS.a].bits();
+      if (fb && enters_directly(fb, INS.b)) {
+        const LambdaCode& code = code_of_word(fb);
+        const Proto* callee = &code.proto;
+        const Instr& first = callee->code[callee->entry_value];
+        if (first.op == Op::BORROW && first.b == lent && vm.ticks > 1 &&
+            vm.room_for_call(size_t(ci->base) + INS.a + 1 + callee->nregs)) {
+          R = vm.stack + ci->base;           // room_for_call may have moved the stack
+          if (INS.c) R[INS.a].put_bits(fb);  // a global's object is immortal: no count
+          PUSH(callee, callee->entry_value + 1, Kind::Value, INS.c != 0, false, rt::SourceLoc{}, code.loc);
+          ci->anchor = Value::empty_bits();
+          ci->keep = Value::empty_bits();
+          drop_set(R, P->borrowed & ~(1u << lent));  // as BORROW
+          NEXT();
+        }
+      }
+      (void)Value::retain_bits(R[INS.a + 1 + lent].bits());
+    }
+    goto call;
+  }
   CASE(CALL) {
+  call:
     if (INS.c) {  // the callee is a global
       const GlobalRef& g = P->globals[INS.c - 1];
       const uint64_t bits = g.cell->load(std::memory_order_acquire);
