@@ -15,7 +15,7 @@ OP(MOVE)       // R(a) = R(b)                                   x: 1 = move (R(b
 OP(MOVE2)      // R(a) = R(b), then R(a+1) = R(c), then past the next instruction (the MOVE
                //   it was fused from, compile/superinstructions.cpp)  x: 1 = move R(b), 2 = move R(c)
 OP(MOVEL)      // R(a) = R(b) uncounted: R(b) is borrowed, R(a) an argument the CALLL after it
-               //   lends (compile/borrow_plan.cpp, "Lent arguments")
+               //   lends (compile/lend_plan.hpp)
 OP(MOVE2L)     // MOVE2 whose second copy is a MOVEL                 x: 1 = move R(b)
 OP(LOADK)      // R(a) = K(b)
 OP(GETCAP)     // R(a) = F.captures[b]
