@@ -114,6 +114,7 @@ void reg_effects(const Proto& p, uint32_t i, RegEffects& e) {
       e.writes = {a};
       break;
     case Op::ADDI:
+    case Op::ADDISELF:  // made after the passes; as ADDI, then the TAILSELF (which stays)
     case Op::SUBI:
     case Op::DIVP:
     case Op::MODP:
@@ -166,7 +167,8 @@ void reg_effects(const Proto& p, uint32_t i, RegEffects& e) {
       e.reads = {b};
       e.writes = {a};
       break;
-    case Op::UNPAIRJB:  // R(a) is left as it is (uncounted)
+    case Op::UNPAIRJB:      // R(a) is left as it is (uncounted)
+    case Op::UNPAIRJBJNEQ:  // made after the passes; its JNEQ word follows
       e.jumps = {jump_target(p, i)};
       e.reads = {a};
       e.writes = {b, (in.x & 2) ? a : b + 1};

@@ -7,11 +7,15 @@
 // ADDJNEQ or SUBJNEQ, which do both on small integers; MOD or MODP then a
 // JNWORD that tests the remainder (`IF $mod(n, d) = 0`) become MODJNWORD or
 // MODPJNWORD. TAIL then an UNPAIRJ of the tail it took (`(#tag, x, y)`)
-// become TAILUNPAIRJ, which takes x and y out of the tuple at once. A
+// become TAILUNPAIRJ, which takes x and y out of the tuple at once.
+// UNPAIRJB then a JNEQ (`CASE l OF (p, rest) : IF $q = $p`) become
+// UNPAIRJBJNEQ, and ADDI then a TAILSELF (a loop's count going up)
+// become ADDISELF: a list loop's turn in fewer dispatches. A
 // TAILCALL of a global that passes every parameter in place, as many as
 // the function takes (`safe(q, rest, add(d, 1))` in safe), becomes
 // TAILSELF: when the global holds the running function, the next turn
-// is one comparison away. The second word
+// is one comparison away (one global per code: its cell is kept in the
+// Proto, self_cell). The second word
 // stays in the code as it was: a jump to it still finds the instruction it
 // was, and no jump, switch or entry needs renumbering. The passes over
 // registers (last_use.cpp, drop_plan.cpp) have run by then and never see
@@ -27,10 +31,16 @@ using engine::Op;
 using engine::Proto;
 
 void fuse_instructions(Proto& p) {
+  // One global per code (its cell kept in the Proto): a tail call of another
+  // global with the same arity stays a TAILCALL.
+  uint32_t self_global = 0;
   for (Instr& in : p.code)
     if ((in.op == Op::TAILCALL || in.op == Op::TAILCALLD) && in.c && in.b == p.arity && in.b <= engine::kMaxSpread &&
-        in.x == (1u << in.b) - 1)
+        in.x == (1u << in.b) - 1 && (self_global == 0 || in.c == self_global)) {
+      self_global = in.c;
       in.op = in.op == Op::TAILCALL ? Op::TAILSELF : Op::TAILSELFD;
+    }
+  if (self_global) p.self_cell = p.globals[self_global - 1].cell;
   for (size_t i = 0; i + 1 < p.code.size(); ++i) {
     Instr& first = p.code[i];
     Instr& second = p.code[i + 1];
@@ -38,6 +48,16 @@ void fuse_instructions(Proto& p) {
         (second.a == first.a) != (second.b == first.a)) {
       if (second.a == first.a) std::swap(second.a, second.b);  // the result in b: equality is symmetric
       first.op = first.op == Op::ADD ? Op::ADDJNEQ : Op::SUBJNEQ;
+      ++i;
+      continue;
+    }
+    if (first.op == Op::UNPAIRJB && second.op == Op::JNEQ) {
+      first.op = Op::UNPAIRJBJNEQ;
+      ++i;
+      continue;
+    }
+    if (first.op == Op::ADDI && second.op == Op::TAILSELF) {
+      first.op = Op::ADDISELF;
       ++i;
       continue;
     }

@@ -65,6 +65,7 @@ std::string disassemble(const Proto& p) {
       case Op::JNCODE:
       case Op::UNPAIRJ:
       case Op::UNPAIRJB:
+      case Op::UNPAIRJBJNEQ:
       case Op::TAGSWITCH:
         out += fmt::format("  -> {}", int64_t(i) + 1 + int16_t(in.c));
         break;

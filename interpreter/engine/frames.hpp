@@ -139,13 +139,17 @@ struct VmState final : rt::EngineState {
       return;
     grow(n);
   }
-  // The same for a call's frame: false when it would go too deep.
-  bool room_for_call(size_t n) {
+  // The same for a call's frame: false when it would go too deep. (The
+  // test inlined into every call: a profile-guided build left it a call.)
+  [[gnu::always_inline]] bool room_for_call(size_t n) {
 #if HUMUS_CHECKS
     high = std::max(high, n);
 #endif
     if (n <= cap && calls.has_room()) [[likely]]
       return true;
+    return grow_for_call(n);
+  }
+  [[gnu::noinline]] bool grow_for_call(size_t n) {
     if (calls.size() >= kMaxDepth || n > kMaxStack) return false;
     if (!calls.has_room()) calls.grow();
     if (n > cap) grow(n);

@@ -89,10 +89,11 @@ OP(LETFAIL)      // "LET mismatch": the event fails
 // Borrowed registers (compile/borrow_plan.cpp): a function that only walks a
 // list it was given holds its parts without counting them; the frame's one
 // count of the whole list is kept in the frame's CallInfo (its anchor).
-OP(BORROW)    // the frame's anchor takes R(b)'s count: R(b) holds it borrowed from here on
-OP(MOVEB)     // R(a) = R(b), both borrowed: the word alone, uncounted
-OP(UNPAIRJB)  // UNPAIRJ of a borrowed pair: the parts written uncounted (borrowed too)
-              //   x: 2 = in place (R(b) = the head, R(a) = the tail)
+OP(BORROW)        // the frame's anchor takes R(b)'s count: R(b) holds it borrowed from here on
+OP(MOVEB)         // R(a) = R(b), both borrowed: the word alone, uncounted
+OP(UNPAIRJB)      // UNPAIRJ of a borrowed pair: the parts written uncounted (borrowed too)
+                  //   x: 2 = in place (R(b) = the head, R(a) = the tail)
+OP(UNPAIRJBJNEQ)  // UNPAIRJB, then the JNEQ after it in the same dispatch (superinstructions.cpp)
 
 // ---- calls: the callee is R(a), its b argument values R(a+1 .. a+b) (b = 1:
 // one argument; b >= 2: f(x1, ..., xb), passed spread). For CALL and
@@ -109,6 +110,7 @@ OP(TAILSELF)    // TAILCALL of a global with every argument in place, b the runn
                 //   function's arity (made after the passes): when the global holds
                 //   the running function, straight to its next turn; else TAILCALL
 OP(TAILSELFD)   // the same of TAILCALLD
+OP(ADDISELF)    // ADDI, then the TAILSELF after it in the same dispatch (superinstructions.cpp)
 OP(CALLST)      // run the callee's body as a statement          x: 1 = keep the frame's site
 OP(TAILCALLST)  // the same, as this statement code's last word  x: 1 = keep the frame's site
 OP(TAILSELFST)  // TAILCALLST of global G(c-1) with every argument in place (R(0 .. b-1)), b the

@@ -186,6 +186,10 @@ struct Proto {
   // frame's count of them is in its CallInfo).
   uint32_t loop_entry = kNoEntry;
   uint16_t borrowed = 0;
+  // The global every TAILSELF and TAILSELFD of this code names
+  // (superinstructions.cpp): read straight from here, the loop's turn is
+  // one load shorter than through `globals`.
+  const std::atomic<uint64_t>* self_cell = nullptr;
 
   // One past the value code's last instruction: each entry's code is one
   // block, up to the next entry's.

@@ -428,6 +428,24 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
   }
   TAGGED_K(ADDI, ADD, __builtin_add_overflow)
   TAGGED_K(SUBI, SUB, __builtin_sub_overflow)
+  // ADDI, then the TAILSELF after it in the same dispatch (a loop's count,
+  // `safe(q, rest, add(d, 1))`); anything but a small sum is the ADDI alone,
+  // and its TAILSELF word runs next.
+  CASE(ADDISELF) {
+    {
+      const uint64_t x = R[INS.b].bits();
+      int64_t r;
+      if (!(x & intact) || __builtin_add_overflow(int64_t(x), (int64_t(INS.c) - 32768) * 2, &r)) [[unlikely]] {
+        slow_to(vm, INS.a,
+                builtin_slow(Op::ADD, R[INS.b], Value::small(int64_t(INS.c) - 32768), INTACT_NOW(), cx, LOC()));
+        RELOAD();
+        NEXT();
+      }
+      R[INS.a].put_bits(uint64_t(r));
+    }
+    ++pc;  // INS is the TAILSELF now
+    goto tail_self;
+  }
   // `IF $mod(n, d) = 0`: the remainder, and the JNWORD after it that tests
   // it against a word, in one step; anything else as MOD (MODP) alone.
   CASE(MODJNWORD) {
@@ -554,7 +572,22 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
     set_uncounted(R[INS.a], R[INS.b].bits());
     NEXT();
   }
+  // UNPAIRJB, then the JNEQ after it in the same dispatch (`CASE l OF
+  // (p, rest) : IF $q = $p`): on a pair not walked as its own (below),
+  // both; anything else is the UNPAIRJB alone, and its JNEQ word runs next.
+  CASE(UNPAIRJBJNEQ) {
+    if (!R[INS.a].is_pair() || ((INS.x & 2) && R[INS.a].bits() == ci->anchor)) [[unlikely]]
+      goto unpair_jb;
+    unpair_borrowed(R, INS.a, INS.b, INS.x & 2);
+    {
+      const Instr& j = *pc++;
+      const uint64_t x = R[j.a].bits(), y = R[j.b].bits();
+      if (x != y && ((x & 3) || (y & 3) || !rt::equal(R[j.a], R[j.b]))) JUMP(j.c);
+    }
+    NEXT();
+  }
   CASE(UNPAIRJB) {
+  unpair_jb:
     if (!R[INS.a].is_pair()) [[unlikely]] {
       if (!R[INS.a].is_cons()) {
         JUMP(INS.c);
@@ -683,11 +716,13 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
   } while (0)
 
   // A TAILCALL that may call the running function with every argument in
-  // place (superinstructions.cpp): the global is compared with the
-  // function below R(0), and nothing else is checked or moved.
+  // place (superinstructions.cpp): the global (G(c-1), whose cell is
+  // P->self_cell) is compared with the function below R(0), and nothing
+  // else is checked or moved.
   CASE(TAILSELF) {
+  tail_self:
     SAFE_POINT();
-    if (P->globals[INS.c - 1].cell->load(std::memory_order_acquire) == R[-1].bits()) [[likely]] {
+    if (P->self_cell->load(std::memory_order_acquire) == R[-1].bits()) [[likely]] {
       pc = P->code.data() + P->loop_entry;
       NEXT();
     }
@@ -695,7 +730,7 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
   }
   CASE(TAILSELFD) {
     SAFE_POINT();
-    if (P->globals[INS.c - 1].cell->load(std::memory_order_acquire) == R[-1].bits()) [[likely]] {
+    if (P->self_cell->load(std::memory_order_acquire) == R[-1].bits()) [[likely]] {
       drop_after_tail_call(R, *pc, INS.b, P->nregs);
       pc = P->code.data() + P->loop_entry;
       NEXT();

@@ -3,6 +3,7 @@
 // Read off the disassembly, the way a reader of `humus --dump-code` sees it.
 #include <doctest/doctest.h>
 
+#include <atomic>
 #include <string>
 
 #include "interpreter/compile/superinstructions.hpp"
@@ -105,6 +106,30 @@ TEST_CASE("a sum, difference or remainder tested at once becomes one instruction
   CHECK(p.code[8].op == Op::MODJNWORD);
   CHECK(p.code[10].op == Op::MODPJNWORD);
   CHECK(p.code[12].op == Op::MOD);
+}
+
+TEST_CASE("a list loop's pair and head test, and its count and call of itself, become one instruction each") {
+  using humus::engine::Instr;
+  using humus::engine::Op;
+  std::atomic<uint64_t> self{0}, other{0};
+  humus::engine::Proto p;
+  p.arity = 2;
+  p.globals = {{&self, 7}, {&other, 8}};
+  p.code = {Instr{Op::UNPAIRJB, 2, 1, 3, 9}, Instr{Op::JNEQ, 0, 0, 3, 1},      // fused
+            Instr{Op::UNPAIRJB, 2, 1, 3, 9}, Instr{Op::JNWORD, 0, 3, 0, 1},    // not: another test
+            Instr{Op::ADDI, 0, 2, 2, 32769}, Instr{Op::TAILCALL, 3, 4, 2, 1},  // fused: a TAILSELF of G0
+            Instr{Op::DROPS, 128, 3, 0, 0},  Instr{Op::ADDI, 0, 2, 2, 32769},
+            Instr{Op::TAILCALL, 3, 4, 2, 2},  // not: G1, another global than the first TAILSELF's
+            Instr{Op::DROPS, 128, 3, 0, 0}};
+  humus::compile::fuse_instructions(p);
+  CHECK(p.code[0].op == Op::UNPAIRJBJNEQ);
+  CHECK(p.code[1].op == Op::JNEQ);  // kept: a jump may land on it
+  CHECK(p.code[2].op == Op::UNPAIRJB);
+  CHECK(p.code[4].op == Op::ADDISELF);
+  CHECK(p.code[5].op == Op::TAILSELF);
+  CHECK(p.code[7].op == Op::ADDI);
+  CHECK(p.code[8].op == Op::TAILCALL);
+  CHECK(p.self_cell == &self);  // the TAILSELF's global, read from the Proto
 }
 
 TEST_CASE("a fused sum or difference that nothing reads after its comparison is not written") {
