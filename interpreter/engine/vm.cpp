@@ -65,6 +65,13 @@ namespace {
   set_uncounted(R[(in.x & 2) ? in.a : in.b + 1u], t);
 }
 
+// JNEQ's test, and UNPAIRJBJNEQ's: whether two values differ. Different
+// words differ when either is not an object; objects are compared.
+[[gnu::always_inline]] inline bool differ(const Value& a, const Value& b) {
+  const uint64_t x = a.bits(), y = b.bits();
+  return x != y && ((x & 3) || (y & 3) || !rt::equal(a, b));
+}
+
 }  // namespace
 
 #if defined(__GNUC__)
@@ -484,8 +491,7 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
     NEXT();
   }
   CASE(JNEQ) {
-    const uint64_t x = R[INS.a].bits(), y = R[INS.b].bits();
-    if (x != y && ((x & 3) || (y & 3) || !rt::equal(R[INS.a], R[INS.b]))) JUMP(INS.c);
+    if (differ(R[INS.a], R[INS.b])) JUMP(INS.c);
     NEXT();
   }
   CASE(JNEQK) {
@@ -581,8 +587,7 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
     unpair_borrowed(R, INS.a, INS.b, INS.x & 2);
     {
       const Instr& j = *pc++;
-      const uint64_t x = R[j.a].bits(), y = R[j.b].bits();
-      if (x != y && ((x & 3) || (y & 3) || !rt::equal(R[j.a], R[j.b]))) JUMP(j.c);
+      if (differ(R[j.a], R[j.b])) JUMP(j.c);
     }
     NEXT();
   }
