@@ -538,6 +538,8 @@ void Dispatcher::govern() {
   const unsigned before = governor_->allowed();
   const unsigned now_allowed = governor_->step(real - paused, events_run(), work_waiting());
   governor_due_.store((governor_->next_step() + paused).time_since_epoch().count(), std::memory_order_relaxed);
+  probe_ns_.store(governor_->probe_time().count(), std::memory_order_relaxed);
+  window_ns_.store(governor_->window().count(), std::memory_order_relaxed);
   if (now_allowed == before) return;
   worker_changes_.store(governor_->changes(), std::memory_order_relaxed);
   allowed_.store(now_allowed, std::memory_order_relaxed);
@@ -681,6 +683,8 @@ DispatchStats Dispatcher::stats() const {
   s.queued = sent > consumed ? sent - consumed : 0;
   s.workers_allowed = std::min(allowed_.load(std::memory_order_relaxed), unsigned(workers_.size()));
   s.worker_changes = worker_changes_.load(std::memory_order_relaxed);
+  s.probe_ms = double(probe_ns_.load(std::memory_order_relaxed)) / 1e6;
+  s.window_ms = double(window_ns_.load(std::memory_order_relaxed)) / 1e6;
   s.mutes = mutes_.load(std::memory_order_relaxed);
   const int64_t held = external_.load(std::memory_order_relaxed);
   s.holds = held > 0 ? uint64_t(held) : 0;

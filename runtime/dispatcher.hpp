@@ -120,6 +120,8 @@ struct DispatchStats {
   uint64_t handed_back = 0;      // events a guest turn gave back to the workers, undone
   unsigned workers_allowed = 0;  // workers the governor lets run now (worker_governor.hpp)
   uint64_t worker_changes = 0;   // how many times the governor changed that count
+  double probe_ms = 0;           // how long its probes ran another count, in all
+  double window_ms = 0;          // the length its measuring window grew to
   uint64_t mutes = 0;            // senders held back for sending to an overloaded actor (see Muting)
 };
 
@@ -305,7 +307,8 @@ class Dispatcher {
   alignas(64) std::atomic<unsigned> allowed_{~0u};
   std::atomic<int64_t> governor_due_{0};  // steady_clock nanoseconds
   std::atomic<uint64_t> worker_changes_{0};
-  std::atomic<int64_t> paused_ns_{0};  // run_paused's time in all (the governor's clock leaves it out)
+  std::atomic<int64_t> probe_ns_{0}, window_ns_{0};  // the governor's, for stats
+  std::atomic<int64_t> paused_ns_{0};                // run_paused's time in all (the governor's clock leaves it out)
 
   // Quiescence.
   alignas(64) std::atomic<int> active_{0};  // workers not parked

@@ -549,6 +549,8 @@ RuntimeStats Runtime::stats() const {
   s.handed_back = d.handed_back;
   s.workers_allowed = d.workers_allowed;
   s.worker_changes = d.worker_changes;
+  s.governor_probe_ms = d.probe_ms;
+  s.governor_window_ms = d.window_ms;
   s.mutes = d.mutes;
   if (distribution_) s.distribution = distribution_->stats();
   s.cycles = cycle_stats();

@@ -106,6 +106,8 @@ struct RuntimeStats {
   // how many times it changed that count (runtime/worker_governor.hpp).
   unsigned workers_allowed = 0;
   uint64_t worker_changes = 0;
+  double governor_probe_ms = 0;   // how long its probes ran another count, in all
+  double governor_window_ms = 0;  // the length its measuring window grew to
   // Senders held back for sending to an overloaded actor (back-pressure,
   // runtime/dispatcher.hpp "Muting"; several workers only).
   uint64_t mutes = 0;

@@ -1,6 +1,7 @@
 #include "runtime/worker_governor.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 namespace humus::rt {
 
@@ -14,6 +15,7 @@ WorkerGovernor::WorkerGovernor(unsigned workers, const GovernorSettings& setting
       settled_(1),
       // The first look at once: a short program has no time to lose.
       phase_end_(now),
+      window_(settings.window),
       interval_(settings.first_interval) {}
 
 unsigned WorkerGovernor::step(Clock::time_point now, uint64_t events, bool waiting) {
@@ -42,7 +44,17 @@ unsigned WorkerGovernor::step(Clock::time_point now, uint64_t events, bool waiti
         settle(now, n, settled_ != n, /*soon=*/true);
         break;
       }
-      baseline_rate_ = rate;
+      if (!second_baseline_) {
+        // Two windows of the settled count before a probe (they cost
+        // nothing): how far apart they are is the noise a probe must beat.
+        second_baseline_ = true;
+        baseline_rate_ = rate;
+        begin_window(now, events);
+        break;
+      }
+      second_baseline_ = false;
+      noise_ = std::abs(rate - baseline_rate_);
+      baseline_rate_ = (baseline_rate_ + rate) / 2;
       allowed_ = probe_target();
       phase_ = Phase::Probe;
       begin_window(now, events);
@@ -51,13 +63,21 @@ unsigned WorkerGovernor::step(Clock::time_point now, uint64_t events, bool waiti
     case Phase::Probe: {
       const double rate = window_rate(now, events, done);
       if (!done) break;
+      probe_time_ += now - mark_time_;
       if (rate < 0) {
         const unsigned n = long_events_count(waiting);
         settle(now, n, settled_ != n);
         break;
       }
       const bool fewer = allowed_ < settled_;
-      const bool wins = fewer ? rate >= baseline_rate_ * s_.fewer_if : rate > baseline_rate_ * s_.more_if;
+      const double bar = baseline_rate_ * (fewer ? s_.fewer_if : s_.more_if);
+      const bool wins = fewer ? rate >= bar : rate > bar;
+      if (wins && rate - bar <= noise_ && window_ < s_.max_window) {
+        // A win no wider than the two baselines' difference may be where
+        // the windows fell in a program that runs in waves: longer ones.
+        lengthen_window(now);
+        break;
+      }
       if (wins && !confirming_) {
         // Once is not enough: a 3 ms window's rate swings by a third from
         // one to the next (a token ring on one worker: 2.0-5.0M events/s),
@@ -91,8 +111,17 @@ unsigned WorkerGovernor::long_events_count(bool waiting) const {
 void WorkerGovernor::begin_window(Clock::time_point now, uint64_t events) {
   mark_time_ = now;
   mark_events_ = events;
-  phase_end_ = now + s_.window;
+  phase_end_ = now + window_;
   stretched_ = false;
+}
+
+void WorkerGovernor::lengthen_window(Clock::time_point now) {
+  // Savina-like waves: one long driver event, then the pairs' short events,
+  // 8 ms a wave; 3 ms windows let two workers, 1.4 times slower there, win
+  // twice in a row by where the windows fell.
+  window_ = std::min(window_ * 2, s_.max_window);
+  settle(now, settled_, false, /*soon=*/true);
+  phase_end_ = now;  // and at once: measuring the settled count costs nothing
 }
 
 double WorkerGovernor::window_rate(Clock::time_point now, uint64_t events, bool& done) {
@@ -106,7 +135,7 @@ double WorkerGovernor::window_rate(Clock::time_point now, uint64_t events, bool&
   }
   const uint64_t n = events - mark_events_;
   if (n < s_.min_events && elapsed < s_.max_window) {
-    phase_end_ = now + s_.window;  // stretched: too few events yet
+    phase_end_ = now + window_;  // stretched: too few events yet
     stretched_ = true;
     return 0;
   }
@@ -117,6 +146,7 @@ double WorkerGovernor::window_rate(Clock::time_point now, uint64_t events, bool&
 
 void WorkerGovernor::settle(Clock::time_point now, unsigned workers, bool changed, bool soon) {
   confirming_ = false;
+  second_baseline_ = false;
   if (changed) ++changes_;
   if (changed || soon) {
     interval_ = s_.first_interval;

@@ -9,7 +9,11 @@
 // decides how many from what it sees: now and then it measures the event rate
 // for a short window, tries the other count for a window of the same length,
 // and keeps whichever ran more events (fewer workers on a near tie), if it
-// does so twice in a row (one window pair is often wrong by chance). A probe
+// does so twice in a row (one window pair is often wrong by chance). Each
+// baseline is two windows, and a probe must win by more than they differ: a
+// narrower win may be where the windows fell in a program that runs in waves
+// longer than a window, so the window doubles (to max_window) and the look
+// starts again. A probe
 // that changes nothing doubles the time to the next one, so a settled program
 // pays a probe window a second at most. Events too long to measure a rate
 // allow every worker if some actor waits for one, else keep the count.
@@ -50,6 +54,9 @@ class WorkerGovernor {
   Clock::time_point next_step() const { return phase_end_; }
   // How many times a probe won (the count changed for good).
   uint64_t changes() const { return changes_; }
+  // Time spent running a probe's count, in all; the window's present length.
+  std::chrono::nanoseconds probe_time() const { return probe_time_; }
+  std::chrono::nanoseconds window() const { return window_; }
 
  private:
   enum class Phase { Settled, Baseline, Probe };
@@ -57,6 +64,8 @@ class WorkerGovernor {
   // has too few events to say anything; `done` false: not over yet.
   double window_rate(Clock::time_point now, uint64_t events, bool& done);
   void begin_window(Clock::time_point now, uint64_t events);
+  // The window is too short: doubles it and looks again at once, keeping the count.
+  void lengthen_window(Clock::time_point now);
   // Ends a look with `workers` allowed; the next look comes after the first
   // interval if the count `changed` (or `soon`), else after twice the last.
   void settle(Clock::time_point now, unsigned workers, bool changed, bool soon = false);
@@ -73,12 +82,16 @@ class WorkerGovernor {
   Clock::time_point mark_time_;
   uint64_t mark_events_ = 0;
   double baseline_rate_ = 0;
+  double noise_ = 0;                 // how far apart the baseline's two windows were
+  std::chrono::nanoseconds window_;  // one measurement's length, grown by lengthen_window
   std::chrono::nanoseconds interval_;
-  bool down_next_ = true;    // the direction of the next probe, where both are open
-  bool stretched_ = false;   // the present window waited for events
-  bool remeasured_ = false;  // the baseline was measured again after such a wait
-  bool confirming_ = false;  // the probe won once: measuring both again
+  bool down_next_ = true;         // the direction of the next probe, where both are open
+  bool stretched_ = false;        // the present window waited for events
+  bool remeasured_ = false;       // the baseline was measured again after such a wait
+  bool second_baseline_ = false;  // the baseline's first window is measured
+  bool confirming_ = false;       // the probe won once: measuring both again
   uint64_t changes_ = 0;
+  std::chrono::nanoseconds probe_time_{0};
 };
 
 }  // namespace humus::rt

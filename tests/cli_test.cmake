@@ -366,6 +366,12 @@ expect(stats_governor_one_event 0 "^#spun\n$" "^humus: stats: [0-9]+ events, 0 u
        ARGS --threads 2 --stats long_event.hum)
 expect(stats_fixed_threads 0 "^#spun\n$" "^humus: stats: [0-9]+ events, 0 unhandled, 0 errors, [0-9]+ actors\n$"
        ARGS --threads 2 --fixed-threads --stats long_event.hum)
+# The governor's probes: a chain of 300,000 short events is long enough for
+# it to try two workers at least once, and the line says for how long.
+file(WRITE "${DIR}/countdown.hum" "DEF down AS \\n.[ IF $n = 0 [ SEND #done TO println ] ELSE [ SEND sub(n, 1) TO SELF ] ]\nSEND 300000 TO NEW down\n")
+expect(stats_governor_probes 0 "^#done\n$"
+       "\nhumus: stats: governor: probes ran another count for [0-9]+\\.[0-9] ms in all; window [1-9][0-9]* ms\n$"
+       ARGS --threads 2 --stats countdown.hum)
 
 # --stats: the back-pressure line. A producer looping through a ticker
 # floods a slow consumer on two fixed workers, so it is held back

@@ -156,6 +156,9 @@ void print_stats(const humus::rt::RuntimeStats& s, bool cluster) {
   if (s.worker_changes)
     std::fprintf(stderr, "humus: stats: workers: %u running at the end; the governor changed the count %llu times\n",
                  s.workers_allowed, (unsigned long long)s.worker_changes);
+  if (s.governor_probe_ms > 0)
+    std::fprintf(stderr, "humus: stats: governor: probes ran another count for %.1f ms in all; window %.0f ms\n",
+                 s.governor_probe_ms, s.governor_window_ms);
   if (s.mutes)
     std::fprintf(stderr, "humus: stats: back-pressure: senders held back %llu times\n", (unsigned long long)s.mutes);
   const humus::rt::CycleStats& y = s.cycles;

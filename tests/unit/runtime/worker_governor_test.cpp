@@ -3,6 +3,7 @@
 // of how many workers run.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <functional>
 #include <map>
 
@@ -176,12 +177,71 @@ TEST_CASE("a probe that wins once by chance does not change the count") {
 TEST_CASE("a probe that wins twice in a row changes the count, after one more window pair") {
   const auto t0 = Clock::now();
   WorkerGovernor g(2, GovernorSettings{}, t0);
-  // One window of the settled count, one of the probe, both again: the
-  // change comes after four windows (12 ms at the default 3 ms).
-  auto sim = simulate(g, t0, 11, [](unsigned w, double) { return w == 1 ? 1000.0 : 2000.0; });
+  // Two windows of the settled count, one of the probe, all three again:
+  // the change comes after six windows (18 ms at the default 3 ms).
+  const RateFn rate = [](unsigned w, double) { return w == 1 ? 1000.0 : 2000.0; };
+  double events = 0;
+  auto sim = simulate(g, t0, 17.5, rate, 0, &events);
   CHECK(g.changes() == 0);
-  sim = simulate(
-      g, t0, 20, [](unsigned w, double) { return w == 1 ? 1000.0 : 2000.0; }, 11);
+  sim = simulate(g, t0, 20, rate, 17.5, &events);
   CHECK(g.changes() == 1);
   CHECK(sim.last == 2);
+}
+
+// Savina-like waves: every 8 ms one long driver event (2 ms, no other event
+// ends meanwhile), then 6 ms of short events, `two` a millisecond on two
+// workers against 1000 on one. A 3 ms window's rate depends on where in
+// the wave it falls.
+RateFn waves_rate(double two) {
+  return [two](unsigned w, double ms) {
+    const double at = ms - 8.0 * double(int64_t(ms / 8.0));
+    if (at < 2.0) return 0.0;
+    return w == 1 ? 1000.0 : two;
+  };
+}
+
+TEST_CASE("a program that runs in waves longer than a window: no count changes by chance") {
+  // Two workers a quarter slower. A probe window can beat its baseline by
+  // where it fell, twice in a row, unless a win must be wider than the two
+  // baseline windows differ (else the window grows).
+  const RateFn waves = waves_rate(750);
+  const auto t0 = Clock::now();
+  int changed = 0;
+  double worst_share_on_two = 0;
+  for (int start = 0; start < 80; ++start) {
+    WorkerGovernor g(2, GovernorSettings{}, t0);
+    auto sim = simulate(g, t0, 3000, waves, start * 0.1);
+    if (g.changes() != 0) ++changed;
+    worst_share_on_two = std::max(worst_share_on_two, sim.ms_at[2] / 3000);
+  }
+  CHECK(changed == 0);
+  CHECK(worst_share_on_two < 0.05);
+}
+
+TEST_CASE("waves where two workers do win: the longer window still finds them") {
+  const RateFn waves = waves_rate(1600);
+  const auto t0 = Clock::now();
+  double worst_share_on_one = 0;
+  for (int start = 0; start < 80; start += 7) {
+    WorkerGovernor g(2, GovernorSettings{}, t0);
+    auto sim = simulate(g, t0, 3000, waves, start * 0.1);
+    CHECK(g.changes() == 1);  // to two, and no more (the run may end inside a probe of one)
+    worst_share_on_one = std::max(worst_share_on_one, sim.ms_at[1] / 3000);
+  }
+  CHECK(worst_share_on_one < 0.12);  // the window grows at once: 3, 6, 12, 24 ms
+}
+
+TEST_CASE("a rate no window can steady: probes stay rare and the count stays") {
+  // Phases of 150 ms at a third of the rate and then the full rate, longer
+  // than the longest window: windows disagree whatever their length.
+  const RateFn phases = [](unsigned w, double ms) {
+    const double base = int64_t(ms / 150.0) % 2 ? 3000.0 : 1000.0;
+    return w == 1 ? base : base / 2;
+  };
+  const auto t0 = Clock::now();
+  WorkerGovernor g(2, GovernorSettings{}, t0);
+  auto sim = simulate(g, t0, 5000, phases);
+  CHECK(sim.last == 1);
+  CHECK(g.changes() == 0);
+  CHECK(sim.ms_at[2] < 0.02 * 5000);
 }
