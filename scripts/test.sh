@@ -9,7 +9,7 @@
 #   3. the unit tests, every script on 4 worker threads and the language
 #      server under ThreadSanitizer;
 #   4. the libFuzzer targets of tests/fuzz (clang, ASan+UBSan), each for
-#      HUMUS_FUZZ_SECONDS (default 45) seconds: any crash, leak or sanitizer
+#      HUMUS_FUZZ_SECONDS (default 30) seconds: any crash, leak or sanitizer
 #      report fails (docs/reliability.md).
 # HUMUS_QUICK=1 runs only the first.
 set -euo pipefail
@@ -45,7 +45,7 @@ if [ "${HUMUS_QUICK:-0}" != "1" ]; then
 
   # A fixed seed (HUMUS_FUZZ_SEED) makes CI explore the same inputs each time;
   # longer or differently seeded runs are for finding new bugs, not for gating.
-  echo "== fuzzing: each libFuzzer target for ${HUMUS_FUZZ_SECONDS:-45} s"
+  echo "== fuzzing: each libFuzzer target for ${HUMUS_FUZZ_SECONDS:-30} s"
   fuzz_packages=(clang libclang-rt-14-dev)
   fuzz_missing=()
   for p in "${fuzz_packages[@]}"; do
@@ -75,7 +75,7 @@ if [ "${HUMUS_QUICK:-0}" != "1" ]; then
     [[ "$target" != fuzz_decode ]] && rare=(-entropic_feature_frequency_threshold=0xFE)
     if ! ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
       "build-fuzz/tests/fuzz/$target" -seed="${HUMUS_FUZZ_SEED:-1}" -fork=1 -ignore_timeouts=1 -ignore_ooms=0 -ignore_crashes=0 -timeout=10 "${rare[@]}" \
-      -rss_limit_mb=2048 -max_total_time="${HUMUS_FUZZ_SECONDS:-45}" -artifact_prefix="build-fuzz/$target-" \
+      -rss_limit_mb=2048 -max_total_time="${HUMUS_FUZZ_SECONDS:-30}" -artifact_prefix="build-fuzz/$target-" \
       "build-fuzz/corpus/$target" "$seeds" >"build-fuzz/$target.log" 2>&1; then
       grep -v NEW_FUNC "build-fuzz/$target.log" | tail -60
       echo "fuzzing: $target found a bug: the input is build-fuzz/$target-*; make it a regression test"
