@@ -16,6 +16,10 @@
 #include <mutex>
 #include <thread>
 
+#if defined(__linux__)
+#include <sched.h>
+#endif
+
 #include "runtime/actor_heap.hpp"
 #include "runtime/cycle_collector.hpp"
 
@@ -32,6 +36,9 @@ struct CycleStats {
   // Times it was put off and tried later: it waited too long for a busy
   // event, or a host copied values out of a list while it read.
   uint64_t gave_up = 0;
+  // Of `collections`, those its thread ran on the processor of the thread
+  // that asked for them (Linux: see CollectorThread::main).
+  uint64_t on_askers_cpu = 0;
 };
 
 class CollectorThread {
@@ -73,6 +80,10 @@ class CollectorThread {
  private:
   void request();
   void main();
+  // Moves this thread to `cpu` for a look (false: it could not); move_back()
+  // restores the processors it may run on.
+  bool move_to(int cpu);
+  void move_back();
 
   ActorHeap& heap_;
   Dispatcher& dispatcher_;
@@ -86,11 +97,16 @@ class CollectorThread {
   std::condition_variable outside_cv_;            // OutsideScopes wait here while collecting_
   bool requested_ = false;
   uint64_t asked_at_ = 0;  // live actors when it was requested
+  int asker_cpu_ = -1;     // the processor the request came from (-1: unknown)
   bool stopping_ = false;
   std::mutex turn_;      // one collection at a time (the thread, collect_now, run_for)
   uint64_t growth_ = 1;  // under turn_: the next look waits for live * this more actors
   CycleStats stats_;     // under mutex_
   std::thread thread_;
+#if defined(__linux__)
+  cpu_set_t allowed_;   // the thread's own: the processors it may run on between looks
+  bool saved_ = false;  // allowed_ holds them
+#endif
 };
 
 }  // namespace humus::rt
