@@ -74,9 +74,8 @@ void CollectorThread::main() {
     const int cpu = asker_cpu_;
     lock.unlock();
     // The look runs where the asking worker ran, its caches warm with the
-    // actors it walks, and what it frees is freed where it was made: from
-    // the other processor, waves (1 thread) paused 200-307 ms in all and
-    // ran 0.79-0.89 s; moved, 129-141 ms and 0.63-0.67 s.
+    // actors it walks, and what it frees is freed where it was made (waves,
+    // one thread: a fifth faster; docs/performance.md, 2026-11-30).
     const bool moved = move_to(cpu);
     const bool done = try_collect(kPauseWait);
     move_back();

@@ -13,10 +13,10 @@
 // baseline is two windows, and a probe must win by more than they differ: a
 // narrower win may be where the windows fell in a program that runs in waves
 // longer than a window, so the window doubles (to max_window) and the look
-// starts again. A probe
-// that changes nothing doubles the time to the next one, so a settled program
-// pays a probe window a second at most. Events too long to measure a rate
-// allow every worker if some actor waits for one, else keep the count.
+// starts again. A probe that changes nothing doubles the time to the next
+// one, so a settled program pays a probe window a second at most. Events
+// too long to measure a rate allow every worker if some actor waits for one,
+// else keep the count.
 //
 // Pure logic, stepped with the clock and the event count by the dispatcher
 // (runtime/dispatcher.cpp), so tests can drive it with made-up figures.

@@ -120,8 +120,8 @@ TEST_CASE("actors that only point at each other are freed") {
 
 TEST_CASE("the collector's thread looks from the processor of the worker that asked") {
   // Its caches hold the actors the look walks, and frees land where the
-  // objects were made (docs/performance.md: waves, 1 thread, 0.79-0.89 s
-  // with looks from the other processor, 0.63-0.67 s moved).
+  // objects were made (docs/performance.md: waves, 1 thread, 0.87-0.98 s
+  // with looks from the other processor, 0.68-0.75 s moved).
   Host h(2, 1000);
   h.send(h.rings, Value::small(4999));  // 10,000 actors made on the workers: looks on the way
   h.rt.wait_idle();
