@@ -142,12 +142,16 @@ struct VmState final : rt::EngineState {
   // The same for a call's frame: false when it would go too deep. (The
   // test inlined into every call: a profile-guided build left it a call.)
   [[gnu::always_inline]] bool room_for_call(size_t n) {
+    if (fits_call(n)) [[likely]]
+      return true;
+    return grow_for_call(n);
+  }
+  // Whether a call's frame fits as things are, nothing grown.
+  [[gnu::always_inline]] bool fits_call(size_t n) {
 #if HUMUS_CHECKS
     high = std::max(high, n);
 #endif
-    if (n <= cap && calls.has_room()) [[likely]]
-      return true;
-    return grow_for_call(n);
+    return n <= cap && calls.has_room();
   }
   [[gnu::noinline]] bool grow_for_call(size_t n) {
     if (calls.size() >= kMaxDepth || n > kMaxStack) return false;

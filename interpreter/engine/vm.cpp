@@ -643,13 +643,20 @@ Outcome run(VmState& vm, rt::Context& cx, Value& result) {
         const LambdaCode& code = code_of_word(fb);
         const Proto* callee = &code.proto;
         const Instr& first = callee->code[callee->entry_value];
-        if (first.op == Op::BORROW && first.b == lent && vm.ticks > 1 &&
-            vm.room_for_call(size_t(ci->base) + INS.a + 1 + callee->nregs)) {
-          R = vm.stack + ci->base;           // room_for_call may have moved the stack
+        const uint32_t nb = ci->base + INS.a + 1;
+        // PUSH's work, its tests made once: no safe point is due (ticks > 1),
+        // and the frame fits without growing anything (else the CALL below).
+        if (first.op == Op::BORROW && first.b == lent && vm.ticks > 1 && vm.fits_call(size_t(nb) + callee->nregs))
+            [[likely]] {
+          --vm.ticks;
           if (INS.c) R[INS.a].put_bits(fb);  // a global's object is immortal: no count
-          PUSH(callee, callee->entry_value + 1, Kind::Value, INS.c != 0, false, rt::SourceLoc{}, code.loc);
-          ci->anchor = Value::empty_bits();
-          ci->keep = Value::empty_bits();
+          ci->pc = pc;
+          CallInfo* c = vm.calls.push_call(callee, nb, Kind::Value, INS.c != 0);
+          c->anchor = Value::empty_bits();
+          c->keep = Value::empty_bits();
+          P = callee;
+          R = vm.stack + nb;
+          pc = P->code.data() + P->entry_value + 1;
           drop_set(R, P->borrowed & ~(1u << lent));  // as BORROW
           NEXT();
         }
