@@ -564,6 +564,15 @@ void Dispatcher::bench(Worker& w) {
   std::unique_lock lock(park_mutex_);
   if (++resting_ == running_threads_ && pausing_) pause_cv_.notify_all();
   while (!stopping_ && (benched(w) || pausing_)) {
+    bench_wakes_.fetch_add(1, std::memory_order_relaxed);
+    if (pausing_) {
+      // Untimed: the pause's end wakes us. Timed, a step that fell due in
+      // the pause (no worker steps then) timed out at once, over and over:
+      // a spin on park_mutex_ for the rest of the pause (waves on two
+      // threads: 650 turns of this loop in a run, 700 in all).
+      bench_cv_.wait(lock);
+      continue;
+    }
     // Timed: when the governor's step is due, this worker takes it, since
     // the running ones may all be inside long events.
     const WorkerGovernor::Clock::time_point due{
@@ -686,6 +695,7 @@ DispatchStats Dispatcher::stats() const {
   s.probe_ms = double(probe_ns_.load(std::memory_order_relaxed)) / 1e6;
   s.window_ms = double(window_ns_.load(std::memory_order_relaxed)) / 1e6;
   s.mutes = mutes_.load(std::memory_order_relaxed);
+  s.bench_wakes = bench_wakes_.load(std::memory_order_relaxed);
   const int64_t held = external_.load(std::memory_order_relaxed);
   s.holds = held > 0 ? uint64_t(held) : 0;
   return s;

@@ -66,7 +66,8 @@
 // wait on the bench, their rings handed to the global queue. A worker steps
 // the governor every kTurnsPerSend turns and before it parks; a benched one
 // wakes to step it itself when it is due, so a program whose running workers
-// are all in long events gets the bench back within a window or two.
+// are all in long events gets the bench back within a window or two; in a
+// pause (run_paused) it sleeps until the pause ends.
 #pragma once
 
 #include <atomic>
@@ -123,6 +124,7 @@ struct DispatchStats {
   double probe_ms = 0;           // how long its probes ran another count, in all
   double window_ms = 0;          // the length its measuring window grew to
   uint64_t mutes = 0;            // senders held back for sending to an overloaded actor (see Muting)
+  uint64_t bench_wakes = 0;      // times a benched worker woke (to step the governor, or to run)
 };
 
 class Dispatcher {
@@ -295,6 +297,7 @@ class Dispatcher {
   std::atomic<bool> pause_flag_{false};
   std::condition_variable pause_cv_;
   std::condition_variable bench_cv_;  // benched workers, under park_mutex_
+  std::atomic<uint64_t> bench_wakes_{0};
 
   // The governor (none with one worker or --fixed-threads), stepped under
   // governor_mutex_; allowed_ and the time of its next step are read
