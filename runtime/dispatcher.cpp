@@ -496,6 +496,12 @@ void Dispatcher::park(Worker& w) {
     if (++resting_ == running_threads_ && pausing_) pause_cv_.notify_all();
     park_cv_.wait(lock, [this] { return (tokens_ > 0 && !pausing_) || stopping_; });
     --resting_;
+    if (bench_asleep_) {
+      // A benched worker slept while nothing ran: it steps the governor
+      // again, in case the event we go to run is a long one.
+      bench_asleep_ = false;
+      bench_cv_.notify_all();
+    }
     if (benched(w)) {
       // Benched while parked: the token is for a worker that may run (the
       // work loop then benches this one).
@@ -570,6 +576,14 @@ void Dispatcher::bench(Worker& w) {
       // the pause (no worker steps then) timed out at once, over and over:
       // a spin on park_mutex_ for the rest of the pause (waves on two
       // threads: 650 turns of this loop in a run, 700 in all).
+      bench_cv_.wait(lock);
+      continue;
+    }
+    if (active_.load(std::memory_order_seq_cst) == 0) {
+      // Every worker parked: no event runs, so no step has anything to
+      // measure. Untimed as well, until a worker wakes (park() wakes us);
+      // timed, an idle program woke this worker 177 times a second.
+      bench_asleep_ = true;
       bench_cv_.wait(lock);
       continue;
     }

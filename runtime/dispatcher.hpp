@@ -66,8 +66,9 @@
 // wait on the bench, their rings handed to the global queue. A worker steps
 // the governor every kTurnsPerSend turns and before it parks; a benched one
 // wakes to step it itself when it is due, so a program whose running workers
-// are all in long events gets the bench back within a window or two; in a
-// pause (run_paused) it sleeps until the pause ends.
+// are all in long events gets the bench back within a window or two. In a
+// pause (run_paused) it sleeps until the pause ends, and while every worker
+// is parked until one wakes: then nothing runs for a step to measure.
 #pragma once
 
 #include <atomic>
@@ -297,6 +298,7 @@ class Dispatcher {
   std::atomic<bool> pause_flag_{false};
   std::condition_variable pause_cv_;
   std::condition_variable bench_cv_;  // benched workers, under park_mutex_
+  bool bench_asleep_ = false;         // one waits untimed for a worker to wake (under park_mutex_)
   std::atomic<uint64_t> bench_wakes_{0};
 
   // The governor (none with one worker or --fixed-threads), stepped under

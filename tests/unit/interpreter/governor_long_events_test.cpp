@@ -58,3 +58,26 @@ TEST_CASE("long events with actors waiting their turn: the governor lets every w
   CHECK(r.stats.worker_changes >= 1);
   CHECK(r.stats.workers_allowed == 2);
 }
+
+TEST_CASE("long events after the program stood idle: the benched worker wakes to let every worker run") {
+  // While every worker is parked the benched one sleeps untimed
+  // (runtime/dispatcher.cpp, bench); the worker the timer wakes must wake
+  // it, or nobody steps the governor while that worker is in a long event.
+  const auto settings = short_windows();
+  const std::string code = std::string(kSpin) + R"(
+    CREATE c WITH counter(4)
+    DEF long_beh AS \n.[ SEND spin(n) TO c ]
+    CREATE starter WITH \_.[
+      SEND 10000000 TO NEW long_beh
+      SEND 10000000 TO NEW long_beh
+      SEND 10000000 TO NEW long_beh
+      SEND 10000000 TO NEW long_beh
+    ]
+    AFTER 300 SEND #go TO starter
+  )";
+  auto r = run_program(code, 2, "test.hum", false, nullptr, &settings);
+  REQUIRE(r.err == "");
+  CHECK(r.out == "#counted\n");
+  CHECK(r.stats.worker_changes >= 1);
+  CHECK(r.stats.workers_allowed == 2);
+}

@@ -3,6 +3,7 @@
 // A benched worker's wait is timed to the governor's next step, and no
 // worker steps the governor in a pause: a step that fell due in one made
 // that wait time out at once, over and over, for the rest of the pause.
+// And while every worker is parked there is nothing for a step to measure.
 #include <doctest/doctest.h>
 
 #include <chrono>
@@ -62,5 +63,19 @@ TEST_CASE("a benched worker sleeps through a pause, however soon the governor's 
   // Asleep until the pause ends: one wake-up for the step that fell due as
   // the pause began, and room for a spurious one or two (it was 3,519).
   CHECK(during <= 3);
+  d.stop();
+}
+
+TEST_CASE("a benched worker sleeps while every worker is parked") {
+  TestRuntime host(1);
+  NoEvents runner(host.rt);
+  Dispatcher d(runner, 2, 100, 1, GovernorSettings{});
+  d.start();
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));  // benched, and the first worker parked
+  REQUIRE(d.stats().workers_allowed == 1);
+  const uint64_t before = d.stats().bench_wakes;
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  // It was 177 wake-ups a second, stepping a governor with no event to count.
+  CHECK(d.stats().bench_wakes - before <= 2);
   d.stop();
 }
