@@ -42,21 +42,32 @@ TEST_CASE("one long event and nobody waiting: the governor keeps one worker") {
   CHECK(r.stats.workers_allowed == 1);
 }
 
-TEST_CASE("long events with actors waiting their turn: the governor lets every worker run") {
-  const auto settings = short_windows();
-  const std::string code = std::string(kSpin) + R"(
-    CREATE c WITH counter(4)
-    DEF long_beh AS \n.[ SEND spin(n) TO c ]
+namespace {
+// `start` makes four actors and sends each a long event; the counter
+// prints once all four have answered.
+const char* kFourLongEvents = R"(
+  CREATE c WITH counter(4)
+  DEF long_beh AS \n.[ SEND spin(n) TO c ]
+  DEF start AS \_.[
     SEND 10000000 TO NEW long_beh
     SEND 10000000 TO NEW long_beh
     SEND 10000000 TO NEW long_beh
     SEND 10000000 TO NEW long_beh
-  )";
-  auto r = run_program(code, 2, "test.hum", false, nullptr, &settings);
+  ]
+)";
+
+void check_every_worker_ran(const humus::test::Run& r) {
   REQUIRE(r.err == "");
   CHECK(r.out == "#counted\n");
   CHECK(r.stats.worker_changes >= 1);
   CHECK(r.stats.workers_allowed == 2);
+}
+}  // namespace
+
+TEST_CASE("long events with actors waiting their turn: the governor lets every worker run") {
+  const auto settings = short_windows();
+  const std::string code = std::string(kSpin) + kFourLongEvents + "SEND #go TO NEW start";
+  check_every_worker_ran(run_program(code, 2, "test.hum", false, nullptr, &settings));
 }
 
 TEST_CASE("long events after the program stood idle: the benched worker wakes to let every worker run") {
@@ -64,20 +75,6 @@ TEST_CASE("long events after the program stood idle: the benched worker wakes to
   // (runtime/dispatcher.cpp, bench); the worker the timer wakes must wake
   // it, or nobody steps the governor while that worker is in a long event.
   const auto settings = short_windows();
-  const std::string code = std::string(kSpin) + R"(
-    CREATE c WITH counter(4)
-    DEF long_beh AS \n.[ SEND spin(n) TO c ]
-    CREATE starter WITH \_.[
-      SEND 10000000 TO NEW long_beh
-      SEND 10000000 TO NEW long_beh
-      SEND 10000000 TO NEW long_beh
-      SEND 10000000 TO NEW long_beh
-    ]
-    AFTER 300 SEND #go TO starter
-  )";
-  auto r = run_program(code, 2, "test.hum", false, nullptr, &settings);
-  REQUIRE(r.err == "");
-  CHECK(r.out == "#counted\n");
-  CHECK(r.stats.worker_changes >= 1);
-  CHECK(r.stats.workers_allowed == 2);
+  const std::string code = std::string(kSpin) + kFourLongEvents + "AFTER 300 SEND #go TO NEW start";
+  check_every_worker_ran(run_program(code, 2, "test.hum", false, nullptr, &settings));
 }
